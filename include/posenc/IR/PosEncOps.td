@@ -1,0 +1,309 @@
+//===- PosEncOps.td - posenc operations --------------------*- tablegen -*-===//
+
+#ifndef POSENC_IR_POSENCOPS_TD
+#define POSENC_IR_POSENCOPS_TD
+
+include "posenc/IR/PosEncAttrs.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpAsmInterface.td"
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def PosEnc_FloatElement : AnyTypeOf<[F32, F16, BF16]>;
+def PosEnc_FloatTensor : RankedTensorOf<[F32, F16, BF16]>;
+def PosEnc_FreqTensor : 1DTensorOf<[F32, F64]>;
+def PosEnc_IndexTensor : RankedTensorOf<[I32, I64, Index]>;
+def PosEnc_IntOrIndex : AnyTypeOf<[AnySignlessInteger, Index]>;
+def PosEnc_RopeScaling : Attr<
+    CPred<"::llvm::isa<::mlir::posenc::RopeScalingAttrInterface>($_self)">,
+    "RoPE frequency-scaling attribute"> {
+  let storageType = "::mlir::posenc::RopeScalingAttrInterface";
+  let returnType = "::mlir::posenc::RopeScalingAttrInterface";
+  let convertFromStorage = "$_self";
+}
+
+//===----------------------------------------------------------------------===//
+// posenc.rope_frequencies
+//===----------------------------------------------------------------------===//
+
+def PosEnc_RopeFrequenciesOp : PosEnc_Op<"rope_frequencies", [Pure]> {
+  let summary = "RoPE inverse frequencies and attention factor of a scheme";
+  let description = [{
+    Computes `inv_freq[i]`, `i in [0, rotary_dim/2)`, and the attention factor
+    (which multiplies cos and sin) for base `base` and an optional scaling
+    scheme. Without `scaling`, `inv_freq[i] = base^(-2i/rotary_dim)` and the
+    factor is 1. Schemes that depend on the runtime sequence length (dynamic
+    NTK with `rule = hf`, LongRoPE with `select = hf`) take it as `seq_len`;
+    other schemes must not.
+
+    The result may be `f64` so that long-context angles can be formed in
+    extended precision downstream.
+
+    ```mlir
+    %inv, %af = posenc.rope_frequencies dim 128 base 5.000000e+05
+        scaling(#posenc.llama3<factor = 8.000000e+00,
+                               original_max_position_embeddings = 8192>)
+        : tensor<64xf32>, f32
+    ```
+  }];
+  let arguments = (ins
+    ConfinedAttr<I64Attr, [IntPositive]>:$rotary_dim,
+    F64Attr:$base,
+    OptionalAttr<PosEnc_RopeScaling>:$scaling,
+    Optional<PosEnc_IntOrIndex>:$seq_len);
+  let results = (outs PosEnc_FreqTensor:$inv_freq, F32:$attention_factor);
+  let assemblyFormat = [{
+    `dim` $rotary_dim `base` $base (`scaling` `(` $scaling^ `)`)?
+    (`seq_len` `(` $seq_len^ `:` type($seq_len) `)`)?
+    attr-dict `:` type($inv_freq) `,` type($attention_factor)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// posenc.rotary
+//===----------------------------------------------------------------------===//
+
+def PosEnc_RotaryOp : PosEnc_Op<"rotary", [Pure, AttrSizedOperandSegments,
+    AllTypesMatch<["input", "result"]>]> {
+  let summary = "apply rotary position embedding (RoPE)";
+  let description = [{
+    Rotates the first `rotary_dim` channels of the last dimension of `input`
+    (head_dim `D`) pairwise by angle `pos * inv_freq[i]`; channels
+    `[rotary_dim, D)` pass through unchanged. With `layout = half_split`, pair
+    `i` is channels `(i, i + rotary_dim/2)`; with `interleaved`, `(2i, 2i+1)`:
+
+    ```
+    out1 = x1 * cos - x2 * sin,   out2 = x2 * cos + x1 * sin
+    cos = cos(angle) * attention_factor,  sin = sin(angle) * attention_factor
+    ```
+
+    Token axis: dimension `token_dim` of `input` (default `rank - 2`, i.e.
+    `[B, H, S, D]`; use `token_dim = 1` for `[B, S, H, D]`, `0` for vLLM's
+    `[T, H, D]`). Position of token `s`:
+    - without `positions`: `offset + s` (`offset` defaults to 0; a KV-cache
+      offset for decode);
+    - with `positions` of shape `[S]`: `positions[s] + offset`, shared by every
+      batch entry and head;
+    - with `positions` of shape `[B, S]` (`B` = dimension 0 of `input`,
+      `token_dim > 0`): per-sequence positions.
+
+    Frequencies come from exactly one source: `inv_freq` (`tensor<rotary_dim/2
+    x f32|f64>`, from `posenc.rope_frequencies` or any runtime tensor, e.g.
+    learned or searched schedules), or precomputed half-width tables
+    `cos_sin(%cos, %sin)` of shape `[T, rotary_dim/2]` whose row `pos` is used
+    (attention factor already applied).
+
+    M-RoPE: with `mrope_sections` (`k` entries summing to `rotary_dim/2`),
+    `positions` gains a leading axis of size `k` and pair `i` takes its
+    position from the axis selected by `mrope_layout`.
+
+    Arithmetic is f32 (angles in the precision of `inv_freq`); the result has
+    the element type of `input`.
+
+    ```mlir
+    %q2 = posenc.rotary %q half_split dim 128 inv_freq(%inv : tensor<64xf32>)
+        positions(%pos : tensor<1x?xi64>) attention_factor(%af)
+        : tensor<1x32x?x128xbf16>
+    ```
+  }];
+  let arguments = (ins
+    PosEnc_FloatTensor:$input,
+    Optional<PosEnc_FreqTensor>:$inv_freq,
+    Optional<PosEnc_FloatTensor>:$cos,
+    Optional<PosEnc_FloatTensor>:$sin,
+    Optional<PosEnc_IndexTensor>:$positions,
+    Optional<PosEnc_IntOrIndex>:$offset,
+    Optional<F32>:$attention_factor,
+    PosEnc_RotaryLayoutAttr:$layout,
+    ConfinedAttr<I64Attr, [IntPositive]>:$rotary_dim,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$token_dim,
+    OptionalAttr<DenseI64ArrayAttr>:$mrope_sections,
+    OptionalAttr<PosEnc_MRopeLayoutAttr>:$mrope_layout);
+  let results = (outs PosEnc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `` $layout `dim` $rotary_dim
+    oilist(`inv_freq` `(` $inv_freq `:` type($inv_freq) `)`
+         | `cos_sin` `(` $cos `,` $sin `:` type($cos) `,` type($sin) `)`
+         | `positions` `(` $positions `:` type($positions) `)`
+         | `offset` `(` $offset `:` type($offset) `)`
+         | `attention_factor` `(` $attention_factor `)`)
+    attr-dict `:` type($input)
+  }];
+  let extraClassDeclaration = [{
+    /// The token axis of `input`.
+    int64_t getTokenAxis();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// posenc.alibi
+//===----------------------------------------------------------------------===//
+
+def PosEnc_AlibiOp : PosEnc_Op<"alibi", [Pure, AttrSizedOperandSegments]> {
+  let summary = "ALiBi attention bias";
+  let description = [{
+    Produces the bias `[B?, H, Sq, Sk]` added to already-scaled attention
+    logits. Slopes come from `#posenc.alibi_slopes` (global head count, shard
+    offset, max_bias) or an explicit `slopes` tensor of shape `[H]`, f32.
+
+    Positions: `q_positions` (`[Sq]` or `[B, Sq]`) default to `i + Sk - Sq`
+    with `alignment = bottom_right` (default) or `i` with `top_left`;
+    `k_positions` (`[Sk]` or `[B, Sk]`, e.g. BLOOM's padding-aware positions)
+    default to `j`. Form `symmetric` (default): `-m * |q_pos - k_pos|`;
+    `key_linear`: `m * k_pos`.
+
+    ```mlir
+    %b = posenc.alibi key_linear slopes(<num_heads = 12>)
+        : tensor<12x128x128xf32>
+    ```
+  }];
+  let arguments = (ins
+    Optional<1DTensorOf<[F32]>>:$slopes,
+    Optional<PosEnc_IndexTensor>:$q_positions,
+    Optional<PosEnc_IndexTensor>:$k_positions,
+    OptionalAttr<PosEnc_AlibiSlopesAttr>:$config,
+    DefaultValuedAttr<PosEnc_AlibiFormAttr, "AlibiForm::symmetric">:$form,
+    DefaultValuedAttr<PosEnc_AlignmentAttr, "Alignment::bottom_right">:$alignment);
+  let results = (outs PosEnc_FloatTensor:$result);
+  let assemblyFormat = [{
+    `` $form `slopes` `(` custom<SlopeSource>($config, $slopes, type($slopes)) `)`
+    oilist(`q_positions` `(` $q_positions `:` type($q_positions) `)`
+         | `k_positions` `(` $k_positions `:` type($k_positions) `)`)
+    attr-dict `:` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// posenc.sinusoidal
+//===----------------------------------------------------------------------===//
+
+def PosEnc_SinusoidalOp : PosEnc_Op<"sinusoidal", [Pure, AttrSizedOperandSegments]> {
+  let summary = "sinusoidal absolute position table";
+  let description = [{
+    Produces `[P, d]` (or `[B, S, d]` for per-sequence positions) rows of the
+    sinusoidal encoding of Vaswani et al. (`layout = interleaved`) or
+    tensor2tensor/fairseq (`layout = concatenated`, one zero column when `d`
+    is odd); see `SinusoidalLayout`. Row `r` encodes position
+    `positions[r] + offset`, or `r + offset` without `positions` (fairseq uses
+    `offset = padding_idx + 1`). `base` is the maximum timescale (10000).
+
+    ```mlir
+    %t = posenc.sinusoidal interleaved : tensor<1024x512xf32>
+    ```
+  }];
+  let arguments = (ins
+    Optional<PosEnc_IndexTensor>:$positions,
+    Optional<PosEnc_IntOrIndex>:$offset,
+    PosEnc_SinusoidalLayoutAttr:$layout,
+    DefaultValuedAttr<F64Attr, "10000.0">:$base);
+  let results = (outs PosEnc_FloatTensor:$result);
+  let assemblyFormat = [{
+    `` $layout
+    oilist(`positions` `(` $positions `:` type($positions) `)`
+         | `offset` `(` $offset `:` type($offset) `)`)
+    attr-dict `:` type($result)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// posenc.learned_absolute
+//===----------------------------------------------------------------------===//
+
+// Not speculatable: an out-of-table position is a runtime error.
+def PosEnc_LearnedAbsoluteOp : PosEnc_Op<"learned_absolute", [NoMemoryEffect,
+    AttrSizedOperandSegments, AllTypesMatch<["input", "result"]>]> {
+  let summary = "add a learned absolute position embedding";
+  let description = [{
+    `result[..., s, :] = input[..., s, :] + table[pos(s), :]` with `input` of
+    shape `[..., S, D]`, `table` `[P, D]` and `pos(s)` as in `posenc.rotary`
+    (`positions[s]` or `positions[b, s]`, plus `offset`; `offset + s`
+    without positions). Absolute schemes cannot extrapolate: a position
+    outside `[0, P)` is rejected by the verifier when it is static, and is a
+    runtime error (never a silent out-of-bounds read) when it is dynamic.
+
+    ```mlir
+    %y = posenc.learned_absolute %x, %wpe : tensor<2x128x768xf32>, tensor<1024x768xf32>
+    ```
+  }];
+  let arguments = (ins
+    PosEnc_FloatTensor:$input,
+    PosEnc_FloatTensor:$table,
+    Optional<PosEnc_IndexTensor>:$positions,
+    Optional<PosEnc_IntOrIndex>:$offset);
+  let results = (outs PosEnc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $table
+    oilist(`positions` `(` $positions `:` type($positions) `)`
+         | `offset` `(` $offset `:` type($offset) `)`)
+    attr-dict `:` type($input) `,` type($table)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// posenc.attention
+//===----------------------------------------------------------------------===//
+
+def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]> {
+  let summary = "scaled dot-product attention with positional encodings";
+  let description = [{
+    `q: [B, Hq, Sq, D]`, `k: [B, Hkv, Sk, D]`, `v: [B, Hkv, Sk, Dv]` ->
+    `[B, Hq, Sq, Dv]`; query head `h` reads kv head `h / (Hq / Hkv)` (GQA/MQA,
+    `Hq` a multiple of `Hkv`). Sequence lengths may be dynamic.
+
+    ```
+    q_pos = q_positions or (i + Sk - Sq | i per `alignment`); k_pos = k_positions or j
+    q, k  <- RoPE(q, q_pos), RoPE(k, k_pos)        if `rope` (inv_freq, attention_factor)
+    s     = (q . k) * scale + alibi(q_pos, k_pos)  scale defaults to 1/sqrt(D)
+    s     = -inf where k_pos > q_pos               if `causal`
+    out   = softmax(s) @ v
+    ```
+
+    ALiBi slopes come from `alibi = #posenc.alibi_slopes<...>` or an
+    `alibi_slopes` operand of shape `[Hq]`, with `alibi_form` as in
+    `posenc.alibi`.
+
+    ```mlir
+    %o = posenc.attention %q, %k, %v causal
+        rope(#posenc.rope<layout = half_split, rotary_dim = 128>, %inv : tensor<64xf32>)
+        : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32>
+        -> tensor<1x32x?x128xf32>
+    ```
+  }];
+  let arguments = (ins
+    PosEnc_FloatTensor:$query,
+    PosEnc_FloatTensor:$key,
+    PosEnc_FloatTensor:$value,
+    Optional<PosEnc_FreqTensor>:$inv_freq,
+    Optional<F32>:$attention_factor,
+    Optional<1DTensorOf<[F32]>>:$alibi_slopes,
+    Optional<PosEnc_IndexTensor>:$q_positions,
+    Optional<PosEnc_IndexTensor>:$k_positions,
+    OptionalAttr<F64Attr>:$scale,
+    UnitAttr:$causal,
+    OptionalAttr<PosEnc_RopeAttr>:$rope,
+    OptionalAttr<PosEnc_AlibiSlopesAttr>:$alibi,
+    DefaultValuedAttr<PosEnc_AlibiFormAttr, "AlibiForm::symmetric">:$alibi_form,
+    DefaultValuedAttr<PosEnc_AlignmentAttr, "Alignment::bottom_right">:$alignment);
+  let results = (outs PosEnc_FloatTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value
+    oilist(`scale` `(` $scale `)`
+         | `causal` $causal
+         | `rope` `(` custom<RopeConfig>($rope) `,` $inv_freq `:` type($inv_freq)
+                  (`,` $attention_factor^)? `)`
+         | `alibi` `(` custom<SlopeSource>($alibi, $alibi_slopes,
+                                         type($alibi_slopes)) `)`
+         | `q_positions` `(` $q_positions `:` type($q_positions) `)`
+         | `k_positions` `(` $k_positions `:` type($k_positions) `)`)
+    attr-dict `:` type($query) `,` type($key) `,` type($value)
+    `->` type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// The softmax scale: `scale` if given, else 1/sqrt(head_dim).
+    double getScaleOrDefault();
+  }];
+}
+
+#endif // POSENC_IR_POSENCOPS_TD

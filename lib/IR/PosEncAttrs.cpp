@@ -1,0 +1,256 @@
+//===- PosEncAttrs.cpp - posenc attributes --------------------------------===//
+
+#include "posenc/IR/PosEncAttrs.h"
+#include "posenc/IR/PosEncDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::posenc;
+
+#include "posenc/IR/PosEncEnums.cpp.inc"
+
+#include "posenc/IR/PosEncInterfaces.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "posenc/IR/PosEncAttrs.cpp.inc"
+
+using EmitErrorFn = function_ref<InFlightDiagnostic()>;
+
+FailureOr<bool> mlir::posenc::parseBoolKeyword(AsmParser &parser) {
+  if (succeeded(parser.parseOptionalKeyword("true")))
+    return true;
+  if (succeeded(parser.parseOptionalKeyword("false")))
+    return false;
+  return parser.emitError(parser.getCurrentLocation(),
+                          "expected 'true' or 'false'");
+}
+
+FailureOr<SmallVector<Real>> mlir::posenc::parseRealArray(AsmParser &parser) {
+  SmallVector<Real> values;
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
+        double value;
+        if (parser.parseFloat(value))
+          return failure();
+        values.push_back(value);
+        return success();
+      }))
+    return failure();
+  return values;
+}
+
+void mlir::posenc::printRealArray(AsmPrinter &printer, ArrayRef<Real> values) {
+  printer << '[';
+  llvm::interleaveComma(values, printer,
+                        [&](Real r) { printer << static_cast<double>(r); });
+  printer << ']';
+}
+
+void PosEncDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "posenc/IR/PosEncAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared parameter checks
+//===----------------------------------------------------------------------===//
+
+static LogicalResult checkPositive(EmitErrorFn emitError, StringRef name,
+                                   double value) {
+  if (!std::isfinite(value) || value <= 0.0)
+    return emitError() << "'" << name << "' must be finite and > 0, got "
+                       << value;
+  return success();
+}
+
+static LogicalResult checkPositiveIfPresent(EmitErrorFn emitError,
+                                            StringRef name,
+                                            std::optional<Real> value) {
+  return value ? checkPositive(emitError, name, static_cast<double>(*value))
+               : success();
+}
+
+static LogicalResult checkPositive(EmitErrorFn emitError, StringRef name,
+                                   int64_t value) {
+  if (value <= 0)
+    return emitError() << "'" << name << "' must be > 0, got " << value;
+  return success();
+}
+
+static LogicalResult checkFinite(EmitErrorFn emitError, StringRef name,
+                                 std::optional<Real> value) {
+  if (value && !std::isfinite(*value))
+    return emitError() << "'" << name << "' must be finite";
+  return success();
+}
+
+/// NTK variants raise to d/(d-2): a rotary dim of 2 has no such exponent.
+static LogicalResult checkNtkRotaryDim(EmitErrorFn emitError, StringRef scheme,
+                                       int64_t rotaryDim) {
+  if (rotaryDim <= 2)
+    return emitError() << scheme
+                       << " scaling needs rotary_dim > 2 (exponent d/(d-2)), "
+                          "got "
+                       << rotaryDim;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Scaling attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult LinearAttr::verify(EmitErrorFn emitError, Real factor) {
+  return checkPositive(emitError, "factor", factor);
+}
+bool LinearAttr::needsSeqLen() const { return false; }
+LogicalResult LinearAttr::verifyRotaryDim(EmitErrorFn, int64_t) const {
+  return success();
+}
+
+LogicalResult NtkAttr::verify(EmitErrorFn emitError, Real factor, NtkForm) {
+  return checkPositive(emitError, "factor", factor);
+}
+bool NtkAttr::needsSeqLen() const { return false; }
+LogicalResult NtkAttr::verifyRotaryDim(EmitErrorFn emitError,
+                                       int64_t rotaryDim) const {
+  return checkNtkRotaryDim(emitError, "ntk", rotaryDim);
+}
+
+LogicalResult DynamicNtkAttr::verify(EmitErrorFn emitError, Real factor,
+                                     int64_t maxPositionEmbeddings,
+                                     DynamicNtkRule) {
+  if (failed(checkPositive(emitError, "factor", factor)) ||
+      failed(checkPositive(emitError, "max_position_embeddings",
+                           maxPositionEmbeddings)))
+    return failure();
+  return success();
+}
+bool DynamicNtkAttr::needsSeqLen() const {
+  return getRule() == DynamicNtkRule::hf;
+}
+LogicalResult DynamicNtkAttr::verifyRotaryDim(EmitErrorFn emitError,
+                                              int64_t rotaryDim) const {
+  return checkNtkRotaryDim(emitError, "dynamic_ntk", rotaryDim);
+}
+
+LogicalResult YarnAttr::verify(EmitErrorFn emitError, Real factor,
+                               int64_t originalMax, Real betaFast,
+                               Real betaSlow, bool, std::optional<Real> mscale,
+                               std::optional<Real> mscaleAllDim,
+                               std::optional<Real> attentionFactor) {
+  if (failed(checkPositive(emitError, "factor", factor)) ||
+      failed(checkPositive(emitError, "original_max_position_embeddings",
+                           originalMax)) ||
+      failed(checkPositive(emitError, "beta_fast", betaFast)) ||
+      failed(checkPositive(emitError, "beta_slow", betaSlow)) ||
+      failed(checkFinite(emitError, "mscale", mscale)) ||
+      failed(checkFinite(emitError, "mscale_all_dim", mscaleAllDim)) ||
+      failed(checkPositiveIfPresent(emitError, "attention_factor",
+                                    attentionFactor)))
+    return failure();
+  // beta_fast marks the high-frequency end of the ramp; swapping them inverts
+  // which pairs are interpolated (HF only warns, GGML and HF then disagree).
+  if (betaFast < betaSlow)
+    return emitError() << "'beta_fast' (" << static_cast<double>(betaFast)
+                       << ") must be >= 'beta_slow' ("
+                       << static_cast<double>(betaSlow) << ")";
+  return success();
+}
+bool YarnAttr::needsSeqLen() const { return false; }
+LogicalResult YarnAttr::verifyRotaryDim(EmitErrorFn, int64_t) const {
+  return success();
+}
+
+LogicalResult Llama3Attr::verify(EmitErrorFn emitError, Real factor,
+                                 Real lowFreqFactor, Real highFreqFactor,
+                                 int64_t originalMax) {
+  if (failed(checkPositive(emitError, "factor", factor)) ||
+      failed(checkPositive(emitError, "low_freq_factor", lowFreqFactor)) ||
+      failed(checkPositive(emitError, "high_freq_factor", highFreqFactor)) ||
+      failed(checkPositive(emitError, "original_max_position_embeddings",
+                           originalMax)))
+    return failure();
+  if (lowFreqFactor > highFreqFactor)
+    return emitError() << "'low_freq_factor' ("
+                       << static_cast<double>(lowFreqFactor)
+                       << ") must be <= 'high_freq_factor' ("
+                       << static_cast<double>(highFreqFactor) << ")";
+  return success();
+}
+bool Llama3Attr::needsSeqLen() const { return false; }
+LogicalResult Llama3Attr::verifyRotaryDim(EmitErrorFn, int64_t) const {
+  return success();
+}
+
+static LogicalResult checkFactorList(EmitErrorFn emitError, StringRef name,
+                                     ArrayRef<Real> factors) {
+  if (factors.empty())
+    return emitError() << "'" << name << "' must not be empty";
+  for (auto [i, f] : llvm::enumerate(factors))
+    if (!std::isfinite(f) || f <= 0.0)
+      return emitError() << "'" << name << "'[" << i
+                         << "] must be finite and > 0, got "
+                         << static_cast<double>(f);
+  return success();
+}
+
+LogicalResult LongRopeAttr::verify(EmitErrorFn emitError,
+                                   ArrayRef<Real> shortFactor,
+                                   ArrayRef<Real> longFactor,
+                                   int64_t originalMax, int64_t maxPos,
+                                   std::optional<Real> attentionFactor,
+                                   LongRopeSelect) {
+  if (failed(checkFactorList(emitError, "short_factor", shortFactor)) ||
+      failed(checkFactorList(emitError, "long_factor", longFactor)) ||
+      failed(checkPositive(emitError, "original_max_position_embeddings",
+                           originalMax)) ||
+      failed(checkPositive(emitError, "max_position_embeddings", maxPos)) ||
+      failed(checkPositiveIfPresent(emitError, "attention_factor",
+                                    attentionFactor)))
+    return failure();
+  if (shortFactor.size() != longFactor.size())
+    return emitError() << "'short_factor' and 'long_factor' must have the "
+                          "same length, got "
+                       << shortFactor.size() << " and " << longFactor.size();
+  return success();
+}
+bool LongRopeAttr::needsSeqLen() const {
+  return getSelect() == LongRopeSelect::hf;
+}
+LogicalResult LongRopeAttr::verifyRotaryDim(EmitErrorFn emitError,
+                                            int64_t rotaryDim) const {
+  if (static_cast<int64_t>(getShortFactor().size()) != rotaryDim / 2)
+    return emitError() << "longrope factor lists must have rotary_dim/2 = "
+                       << rotaryDim / 2 << " entries, got "
+                       << getShortFactor().size();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Configuration attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult AlibiSlopesAttr::verify(EmitErrorFn emitError, int64_t numHeads,
+                                      int64_t headOffset, Real maxBias) {
+  if (failed(checkPositive(emitError, "num_heads", numHeads)) ||
+      failed(checkPositive(emitError, "max_bias", maxBias)))
+    return failure();
+  if (headOffset < 0 || headOffset >= numHeads)
+    return emitError() << "'head_offset' must be in [0, num_heads = "
+                       << numHeads << "), got " << headOffset;
+  return success();
+}
+
+LogicalResult RopeAttr::verify(EmitErrorFn emitError, RotaryLayout,
+                               int64_t rotaryDim) {
+  if (rotaryDim <= 0 || rotaryDim % 2 != 0)
+    return emitError() << "'rotary_dim' must be positive and even, got "
+                       << rotaryDim;
+  return success();
+}

@@ -1,0 +1,18 @@
+//===- PosEncDialect.cpp - posenc dialect ---------------------------------===//
+
+#include "posenc/IR/PosEncDialect.h"
+#include "posenc/IR/PosEncAttrs.h"
+#include "posenc/IR/PosEncOps.h"
+
+using namespace mlir;
+using namespace mlir::posenc;
+
+#include "posenc/IR/PosEncDialect.cpp.inc"
+
+void PosEncDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "posenc/IR/PosEncOps.cpp.inc"
+      >();
+  registerAttributes();
+}

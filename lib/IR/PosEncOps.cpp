@@ -1,0 +1,474 @@
+//===- PosEncOps.cpp - posenc operations ----------------------------------===//
+
+#include "posenc/IR/PosEncOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::posenc;
+
+//===----------------------------------------------------------------------===//
+// Custom assembly
+//===----------------------------------------------------------------------===//
+
+/// ALiBi slopes are either a configuration attribute (`<num_heads = 8>`) or a
+/// runtime tensor (`%s : tensor<8xf32>`).
+static ParseResult
+parseSlopeSource(OpAsmParser &parser, AlibiSlopesAttr &config,
+                 std::optional<OpAsmParser::UnresolvedOperand> &slopes,
+                 Type &slopesType) {
+  OpAsmParser::UnresolvedOperand operand;
+  OptionalParseResult result = parser.parseOptionalOperand(operand);
+  if (result.has_value()) {
+    if (failed(*result) || parser.parseColonType(slopesType))
+      return failure();
+    slopes = operand;
+    return success();
+  }
+  return parser.parseCustomAttributeWithFallback(config);
+}
+
+static void printSlopeSource(OpAsmPrinter &printer, Operation *,
+                             AlibiSlopesAttr config, Value slopes,
+                             Type slopesType) {
+  if (slopes) {
+    printer << slopes << " : " << slopesType;
+    return;
+  }
+  if (config)
+    printer.printStrippedAttrOrType(config);
+}
+
+/// `<layout = half_split, rotary_dim = 64>`: the attribute kind is implied.
+static ParseResult parseRopeConfig(OpAsmParser &parser, RopeAttr &rope) {
+  return parser.parseCustomAttributeWithFallback(rope);
+}
+
+static void printRopeConfig(OpAsmPrinter &printer, Operation *, RopeAttr rope) {
+  printer.printStrippedAttrOrType(rope);
+}
+
+#define GET_OP_CLASSES
+#include "posenc/IR/PosEncOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Shared verification helpers
+//===----------------------------------------------------------------------===//
+
+/// True when both extents are static and differ.
+static bool staticMismatch(int64_t a, int64_t b) {
+  return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+}
+
+static bool staticMismatch(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  if (a.size() != b.size())
+    return true;
+  return llvm::any_of(llvm::zip_equal(a, b), [](auto pair) {
+    return staticMismatch(std::get<0>(pair), std::get<1>(pair));
+  });
+}
+
+static LogicalResult verifyRotaryDim(Operation *op, int64_t rotaryDim,
+                                     int64_t headDim) {
+  // Pairs (i, i + d/2) or (2i, 2i+1) need an even count of rotated channels.
+  if (rotaryDim <= 0 || rotaryDim % 2 != 0)
+    return op->emitOpError("rotary_dim must be positive and even, got ")
+           << rotaryDim;
+  if (!ShapedType::isDynamic(headDim) && rotaryDim > headDim)
+    return op->emitOpError("rotary_dim (")
+           << rotaryDim << ") exceeds head_dim (" << headDim << ")";
+  return success();
+}
+
+static LogicalResult verifyInvFreq(Operation *op, Value invFreq,
+                                   int64_t rotaryDim) {
+  auto type = cast<RankedTensorType>(invFreq.getType());
+  if (staticMismatch(type.getDimSize(0), rotaryDim / 2))
+    return op->emitOpError("inv_freq must have rotary_dim/2 = ")
+           << rotaryDim / 2 << " entries, got " << type.getDimSize(0);
+  return success();
+}
+
+/// Checks a position tensor of shape `[prefix..., S]` or `[prefix..., B, S]`.
+/// `batch` is the batch extent positions may carry (std::nullopt when the
+/// consumer has no batch axis), `tokens` the token extent they index.
+static LogicalResult verifyPositions(Operation *op, StringRef name,
+                                     Value positions,
+                                     std::optional<int64_t> batch,
+                                     int64_t tokens,
+                                     ArrayRef<int64_t> prefix = {}) {
+  auto type = cast<RankedTensorType>(positions.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t n = prefix.size();
+  int64_t rank = type.getRank();
+  if (rank != n + 1 && !(batch && rank == n + 2)) {
+    InFlightDiagnostic diag = op->emitOpError()
+                              << name << " must have rank " << n + 1;
+    if (batch)
+      diag << " ([S]) or " << n + 2 << " ([B, S])";
+    return diag << ", got rank " << rank;
+  }
+  for (auto [i, extent] : llvm::enumerate(prefix))
+    if (staticMismatch(shape[i], extent))
+      return op->emitOpError() << name << " dimension " << i << " must be "
+                               << extent << ", got " << shape[i];
+  if (rank == n + 2 && staticMismatch(shape[n], *batch))
+    return op->emitOpError() << name << " batch extent (" << shape[n]
+                             << ") does not match the batch (" << *batch << ")";
+  if (staticMismatch(shape.back(), tokens))
+    return op->emitOpError()
+           << name << " token extent (" << shape.back()
+           << ") does not match the sequence length (" << tokens << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RopeFrequenciesOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RopeFrequenciesOp::verify() {
+  int64_t rotaryDim = getRotaryDim();
+  if (rotaryDim % 2 != 0)
+    return emitOpError("rotary_dim must be even, got ") << rotaryDim;
+  double base = getBase().convertToDouble();
+  // Every scheme takes log(base) or base^x; base <= 1 has no frequency ladder.
+  if (!std::isfinite(base) || base <= 1.0)
+    return emitOpError("base must be finite and > 1, got ") << base;
+  auto type = getInvFreq().getType();
+  if (type.getDimSize(0) != rotaryDim / 2)
+    return emitOpError("result must have static size rotary_dim/2 = ")
+           << rotaryDim / 2 << ", got " << type;
+  bool needsSeqLen = false;
+  if (RopeScalingAttrInterface scaling = getScalingAttr()) {
+    if (failed(scaling.verifyRotaryDim([&]() { return emitOpError(); },
+                                       rotaryDim)))
+      return failure();
+    needsSeqLen = scaling.needsSeqLen();
+  }
+  if (needsSeqLen && !getSeqLen())
+    return emitOpError("scaling ")
+           << getScalingAttr()
+           << " depends on the runtime sequence length: seq_len is required";
+  if (!needsSeqLen && getSeqLen())
+    return emitOpError("seq_len is only meaningful for runtime scaling rules "
+                       "(dynamic_ntk rule hf, longrope select hf)");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RotaryOp
+//===----------------------------------------------------------------------===//
+
+int64_t RotaryOp::getTokenAxis() {
+  if (std::optional<int64_t> axis = getTokenDim())
+    return *axis;
+  return getInput().getType().getRank() - 2;
+}
+
+LogicalResult RotaryOp::verify() {
+  auto inputType = getInput().getType();
+  int64_t rank = inputType.getRank();
+  if (rank < 2)
+    return emitOpError("input must have rank >= 2 ([..., S, D]), got ") << rank;
+  int64_t tokenAxis = getTokenAxis();
+  if (tokenAxis >= rank - 1)
+    return emitOpError("token_dim (")
+           << tokenAxis << ") must name a dimension before head_dim (rank "
+           << rank << ")";
+  int64_t rotaryDim = getRotaryDim();
+  if (failed(verifyRotaryDim(*this, rotaryDim, inputType.getShape().back())))
+    return failure();
+
+  bool hasTables = getCos() || getSin();
+  if (static_cast<bool>(getInvFreq()) == hasTables)
+    return emitOpError("needs exactly one frequency source: inv_freq or "
+                       "cos_sin tables");
+  if (getInvFreq() && failed(verifyInvFreq(*this, getInvFreq(), rotaryDim)))
+    return failure();
+  if (hasTables) {
+    if (!getCos() || !getSin())
+      return emitOpError("cos and sin tables must be given together");
+    auto cosType = cast<RankedTensorType>(getCos().getType());
+    if (cosType != getSin().getType())
+      return emitOpError("cos and sin tables must have the same type");
+    if (cosType.getRank() != 2)
+      return emitOpError("cos/sin tables must have shape [T, rotary_dim/2], "
+                         "got ")
+             << cosType;
+    if (staticMismatch(cosType.getDimSize(1), rotaryDim / 2))
+      return emitOpError("cos/sin tables must have rotary_dim/2 = ")
+             << rotaryDim / 2 << " columns, got " << cosType.getDimSize(1);
+    if (getAttentionFactor())
+      return emitOpError(
+          "attention_factor is only valid with inv_freq (cos/sin "
+          "tables already include it)");
+  }
+
+  SmallVector<int64_t> prefix;
+  if (std::optional<ArrayRef<int64_t>> sections = getMropeSections()) {
+    if (sections->size() < 2)
+      return emitOpError("mrope_sections needs at least 2 axes, got ")
+             << sections->size();
+    int64_t total = 0;
+    for (int64_t s : *sections) {
+      if (s <= 0)
+        return emitOpError("mrope_sections entries must be > 0");
+      total += s;
+    }
+    if (total != rotaryDim / 2)
+      return emitOpError("mrope_sections must sum to rotary_dim/2 = ")
+             << rotaryDim / 2 << ", got " << total;
+    if (getMropeLayout() == MRopeLayout::interleaved && sections->size() != 3)
+      return emitOpError("interleaved M-RoPE is defined for 3 axes (t, h, w), "
+                         "got ")
+             << sections->size();
+    if (!getPositions())
+      return emitOpError("M-RoPE requires positions of shape [axes, ..., S]");
+    prefix.push_back(sections->size());
+  } else if (getMropeLayout()) {
+    return emitOpError("mrope_layout requires mrope_sections");
+  }
+
+  if (getPositions()) {
+    std::optional<int64_t> batch;
+    if (tokenAxis > 0)
+      batch = inputType.getDimSize(0);
+    if (failed(verifyPositions(*this, "positions", getPositions(), batch,
+                               inputType.getDimSize(tokenAxis), prefix)))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AlibiOp
+//===----------------------------------------------------------------------===//
+
+/// Checks the heads `[offset, offset + heads)` of a shard against the global
+/// slope configuration.
+static LogicalResult verifyAlibiHeads(Operation *op, AlibiSlopesAttr config,
+                                      Value slopes, int64_t heads) {
+  if (static_cast<bool>(config) == static_cast<bool>(slopes))
+    return op->emitOpError("needs exactly one slope source: "
+                           "#posenc.alibi_slopes or a slopes tensor");
+  if (config && !ShapedType::isDynamic(heads) &&
+      config.getHeadOffset() + heads > config.getNumHeads())
+    return op->emitOpError("heads [")
+           << config.getHeadOffset() << ", " << config.getHeadOffset() + heads
+           << ") exceed num_heads = " << config.getNumHeads();
+  if (slopes &&
+      staticMismatch(cast<RankedTensorType>(slopes.getType()).getDimSize(0),
+                     heads))
+    return op->emitOpError("slopes must have one entry per head (")
+           << heads << "), got " << slopes.getType();
+  return success();
+}
+
+LogicalResult AlibiOp::verify() {
+  auto type = getResult().getType();
+  int64_t rank = type.getRank();
+  if (rank != 3 && rank != 4)
+    return emitOpError("result must be [H, Sq, Sk] or [B, H, Sq, Sk], got ")
+           << type;
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t heads = shape[rank - 3];
+  if (heads == 0)
+    return emitOpError("needs at least one head");
+  if (failed(verifyAlibiHeads(*this, getConfigAttr(), getSlopes(), heads)))
+    return failure();
+  std::optional<int64_t> batch;
+  if (rank == 4)
+    batch = shape[0];
+  if (getQPositions() &&
+      failed(verifyPositions(*this, "q_positions", getQPositions(), batch,
+                             shape[rank - 2])))
+    return failure();
+  if (getKPositions() &&
+      failed(verifyPositions(*this, "k_positions", getKPositions(), batch,
+                             shape[rank - 1])))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SinusoidalOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SinusoidalOp::verify() {
+  double base = getBase().convertToDouble();
+  if (!std::isfinite(base) || base <= 1.0)
+    return emitOpError("base must be finite and > 1, got ") << base;
+  auto type = getResult().getType();
+  int64_t rank = type.getRank();
+  int64_t positionsRank =
+      getPositions() ? getPositions().getType().getRank() : 1;
+  if (positionsRank != 1 && positionsRank != 2)
+    return emitOpError("positions must be [S] or [B, S], got ")
+           << getPositions().getType();
+  if (rank != positionsRank + 1)
+    return emitOpError("result must have rank ")
+           << positionsRank + 1 << " ([rows..., d]), got " << type;
+  int64_t dim = type.getShape().back();
+  if (!ShapedType::isDynamic(dim) && dim < 2)
+    return emitOpError("encoding dimension must be >= 2, got ") << dim;
+  if (getPositions() && staticMismatch(getPositions().getType().getShape(),
+                                       type.getShape().drop_back()))
+    return emitOpError("result rows ")
+           << type << " do not match positions " << getPositions().getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LearnedAbsoluteOp
+//===----------------------------------------------------------------------===//
+
+/// Constant integer value of `v`, if any.
+static std::optional<int64_t> getConstantInt(Value v) {
+  APInt value;
+  if (v && matchPattern(v, m_ConstantInt(&value)))
+    return value.getSExtValue();
+  return std::nullopt;
+}
+
+LogicalResult LearnedAbsoluteOp::verify() {
+  auto inputType = getInput().getType();
+  auto tableType = getTable().getType();
+  int64_t rank = inputType.getRank();
+  if (rank < 2)
+    return emitOpError("input must have rank >= 2 ([..., S, D]), got ") << rank;
+  if (tableType.getRank() != 2)
+    return emitOpError("table must have shape [P, D], got ") << tableType;
+  if (inputType.getElementType() != tableType.getElementType())
+    return emitOpError("table element type ")
+           << tableType.getElementType() << " differs from input element type "
+           << inputType.getElementType();
+  if (staticMismatch(inputType.getShape().back(), tableType.getDimSize(1)))
+    return emitOpError("table width (")
+           << tableType.getDimSize(1) << ") does not match the embedding size ("
+           << inputType.getShape().back() << ")";
+
+  int64_t tokens = inputType.getDimSize(rank - 2);
+  int64_t tableRows = tableType.getDimSize(0);
+  std::optional<int64_t> offset =
+      getOffset() ? getConstantInt(getOffset()) : std::optional<int64_t>(0);
+  if (getPositions()) {
+    std::optional<int64_t> batch;
+    if (rank >= 3)
+      batch = inputType.getDimSize(0);
+    if (failed(
+            verifyPositions(*this, "positions", getPositions(), batch, tokens)))
+      return failure();
+    DenseIntElementsAttr constPositions;
+    if (offset && !ShapedType::isDynamic(tableRows) &&
+        matchPattern(getPositions(), m_Constant(&constPositions))) {
+      for (APInt p : constPositions.getValues<APInt>()) {
+        int64_t pos = p.getSExtValue() + *offset;
+        if (pos < 0 || pos >= tableRows)
+          return emitOpError("position ")
+                 << pos << " is outside the learned table [0, " << tableRows
+                 << "): absolute embeddings cannot extrapolate";
+      }
+    }
+    return success();
+  }
+  if (offset && *offset < 0)
+    return emitOpError("offset must be >= 0, got ") << *offset;
+  if (offset && !ShapedType::isDynamic(tokens) &&
+      !ShapedType::isDynamic(tableRows) && *offset + tokens > tableRows)
+    return emitOpError("positions [")
+           << *offset << ", " << *offset + tokens
+           << ") exceed the learned table of " << tableRows
+           << " rows: absolute embeddings cannot extrapolate";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+double AttentionOp::getScaleOrDefault() {
+  if (std::optional<APFloat> scale = getScale())
+    return scale->convertToDouble();
+  return 1.0 /
+         std::sqrt(static_cast<double>(getQuery().getType().getShape().back()));
+}
+
+LogicalResult AttentionOp::verify() {
+  auto qType = getQuery().getType();
+  auto kType = getKey().getType();
+  auto vType = getValue().getType();
+  auto outType = getResult().getType();
+  for (auto [name, type] :
+       {std::pair<StringRef, RankedTensorType>{"query", qType},
+        {"key", kType},
+        {"value", vType},
+        {"result", outType}})
+    if (type.getRank() != 4)
+      return emitOpError() << name << " must have shape [B, H, S, D], got "
+                           << type;
+  Type elementType = qType.getElementType();
+  if (kType.getElementType() != elementType ||
+      vType.getElementType() != elementType ||
+      outType.getElementType() != elementType)
+    return emitOpError("query, key, value and result must share one element "
+                       "type");
+
+  ArrayRef<int64_t> q = qType.getShape(), k = kType.getShape(),
+                    v = vType.getShape(), out = outType.getShape();
+  if (staticMismatch(q[0], k[0]) || staticMismatch(q[0], v[0]) ||
+      staticMismatch(q[0], out[0]))
+    return emitOpError("batch sizes differ");
+  if (ShapedType::isDynamic(q[3]) || ShapedType::isDynamic(v[3]))
+    return emitOpError("head dims must be static");
+  if (staticMismatch(q[3], k[3]))
+    return emitOpError("query head_dim (")
+           << q[3] << ") differs from key head_dim (" << k[3] << ")";
+  if (staticMismatch(k[1], v[1]) || staticMismatch(k[2], v[2]))
+    return emitOpError("key and value must have the same heads and sequence "
+                       "length");
+  if (q[1] == 0 || k[1] == 0)
+    return emitOpError("needs at least one query and one key/value head");
+  if (!ShapedType::isDynamic(q[1]) && !ShapedType::isDynamic(k[1]) &&
+      q[1] % k[1] != 0)
+    return emitOpError("query heads (")
+           << q[1] << ") must be a multiple of key/value heads (" << k[1]
+           << ") for GQA";
+  if (staticMismatch(out[1], q[1]) || staticMismatch(out[2], q[2]) ||
+      staticMismatch(out[3], v[3]))
+    return emitOpError("result must be [B, Hq, Sq, Dv] = [")
+           << q[0] << ", " << q[1] << ", " << q[2] << ", " << v[3] << "], got "
+           << outType;
+
+  if (std::optional<APFloat> scale = getScale()) {
+    double s = scale->convertToDouble();
+    if (!std::isfinite(s) || s <= 0.0)
+      return emitOpError("scale must be finite and > 0, got ") << s;
+  }
+
+  if (RopeAttr rope = getRopeAttr()) {
+    if (!getInvFreq())
+      return emitOpError("rope configuration needs an inv_freq operand");
+    if (failed(verifyRotaryDim(*this, rope.getRotaryDim(), q[3])) ||
+        failed(verifyInvFreq(*this, getInvFreq(), rope.getRotaryDim())))
+      return failure();
+  } else if (getInvFreq() || getAttentionFactor()) {
+    return emitOpError("inv_freq and attention_factor need a rope "
+                       "configuration");
+  }
+
+  if ((getAlibiAttr() || getAlibiSlopes()) &&
+      failed(verifyAlibiHeads(*this, getAlibiAttr(), getAlibiSlopes(), q[1])))
+    return failure();
+
+  if (getQPositions() && failed(verifyPositions(*this, "q_positions",
+                                                getQPositions(), q[0], q[2])))
+    return failure();
+  if (getKPositions() && failed(verifyPositions(*this, "k_positions",
+                                                getKPositions(), k[0], k[2])))
+    return failure();
+  return success();
+}

@@ -1,0 +1,25 @@
+//===- posenc-opt.cpp - posenc optimizer driver ---------------------------===//
+//
+// An mlir-opt with every upstream dialect, extension and pass, plus posenc.
+//
+//===----------------------------------------------------------------------===//
+
+#include "posenc/IR/PosEncDialect.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::posenc::PosEncDialect>();
+
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "posenc optimizer driver\n", registry));
+}
