@@ -18,6 +18,7 @@ config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%posenc_src_root", config.posenc_src_root))
+config.substitutions.append(("%posenc_obj_root", config.posenc_obj_root))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
