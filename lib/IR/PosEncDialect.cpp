@@ -16,3 +16,9 @@ void PosEncDialect::initialize() {
       >();
   registerAttributes();
 }
+
+Operation *PosEncDialect::materializeConstant(OpBuilder &builder,
+                                              Attribute value, Type type,
+                                              Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}

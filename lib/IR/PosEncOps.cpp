@@ -1,6 +1,7 @@
 //===- PosEncOps.cpp - posenc operations ----------------------------------===//
 
 #include "posenc/IR/PosEncOps.h"
+#include "posenc/IR/PosEncNumerics.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -159,6 +160,25 @@ LogicalResult RopeFrequenciesOp::verify() {
   return success();
 }
 
+LogicalResult RopeFrequenciesOp::fold(FoldAdaptor adaptor,
+                                      SmallVectorImpl<OpFoldResult> &results) {
+  RopeScalingAttrInterface scaling = getScalingAttr();
+  std::optional<int64_t> seqLen;
+  if (scaling && scaling.needsSeqLen()) {
+    auto length = dyn_cast_if_present<IntegerAttr>(adaptor.getSeqLen());
+    // A negative length is a runtime error for the lowering to report.
+    if (!length || length.getValue().isNegative())
+      return failure();
+    seqLen = length.getValue().getSExtValue();
+  }
+  RopeFrequencies freqs = computeRopeFrequencies(
+      scaling, getRotaryDim(), getBase().convertToDouble(), seqLen);
+  results.push_back(getRoundedElements(getInvFreq().getType(), freqs.invFreq));
+  results.push_back(FloatAttr::get(Float32Type::get(getContext()),
+                                   static_cast<float>(freqs.attentionFactor)));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // RotaryOp
 //===----------------------------------------------------------------------===//
@@ -179,6 +199,8 @@ LogicalResult RotaryOp::verify() {
     return emitOpError("token_dim (")
            << tokenAxis << ") must name a dimension before head_dim (rank "
            << rank << ")";
+  if (ShapedType::isDynamic(inputType.getShape().back()))
+    return emitOpError("head_dim (the last dimension) must be static");
   int64_t rotaryDim = getRotaryDim();
   if (failed(verifyRotaryDim(*this, rotaryDim, inputType.getShape().back())))
     return failure();
@@ -291,6 +313,22 @@ LogicalResult AlibiOp::verify() {
       failed(verifyPositions(*this, "k_positions", getKPositions(), batch,
                              shape[rank - 1])))
     return failure();
+  // Every dynamic extent must be readable from an operand.
+  auto hasBatchPositions = [](Value positions) {
+    return positions &&
+           cast<RankedTensorType>(positions.getType()).getRank() == 2;
+  };
+  if (rank == 4 && ShapedType::isDynamic(shape[0]) &&
+      !hasBatchPositions(getQPositions()) &&
+      !hasBatchPositions(getKPositions()))
+    return emitOpError("a dynamic batch needs [B, S] q_positions or "
+                       "k_positions");
+  if (ShapedType::isDynamic(heads) && !getSlopes())
+    return emitOpError("a dynamic head count needs a slopes tensor");
+  if (ShapedType::isDynamic(shape[rank - 2]) && !getQPositions())
+    return emitOpError("a dynamic query length needs q_positions");
+  if (ShapedType::isDynamic(shape[rank - 1]) && !getKPositions())
+    return emitOpError("a dynamic key length needs k_positions");
   return success();
 }
 
@@ -313,8 +351,12 @@ LogicalResult SinusoidalOp::verify() {
     return emitOpError("result must have rank ")
            << positionsRank + 1 << " ([rows..., d]), got " << type;
   int64_t dim = type.getShape().back();
-  if (!ShapedType::isDynamic(dim) && dim < 2)
+  if (ShapedType::isDynamic(dim))
+    return emitOpError("encoding dimension must be static");
+  if (dim < 2)
     return emitOpError("encoding dimension must be >= 2, got ") << dim;
+  if (!getPositions() && ShapedType::isDynamic(type.getDimSize(0)))
+    return emitOpError("a dynamic row count needs positions");
   if (getPositions() && staticMismatch(getPositions().getType().getShape(),
                                        type.getShape().drop_back()))
     return emitOpError("result rows ")

@@ -95,6 +95,14 @@ func.func @rotary_token_dim_is_head_dim(%x: tensor<4x16x128xf32>, %f: tensor<64x
 
 // -----
 
+func.func @rotary_dynamic_head_dim(%x: tensor<16x?xf32>, %f: tensor<32xf32>) {
+  // expected-error @+1 {{head_dim (the last dimension) must be static}}
+  %0 = posenc.rotary %x half_split dim 64 inv_freq(%f : tensor<32xf32>) : tensor<16x?xf32>
+  return
+}
+
+// -----
+
 func.func @rotary_odd_dim(%x: tensor<16x128xf32>, %f: tensor<32xf32>) {
   // expected-error @+1 {{rotary_dim must be positive and even, got 65}}
   %0 = posenc.rotary %x half_split dim 65 inv_freq(%f : tensor<32xf32>) : tensor<16x128xf32>
@@ -346,6 +354,26 @@ func.func @alibi_k_positions_batch_mismatch(%p: tensor<3x32xi64>) {
   return
 }
 
+// -----
+
+// expected-error @+1 {{a dynamic query length needs q_positions}}
+%0 = posenc.alibi symmetric slopes(<num_heads = 8>) : tensor<8x?x16xf32>
+
+// -----
+
+// expected-error @+1 {{a dynamic key length needs k_positions}}
+%0 = posenc.alibi symmetric slopes(<num_heads = 8>) : tensor<8x16x?xf32>
+
+// -----
+
+// expected-error @+1 {{a dynamic head count needs a slopes tensor}}
+%0 = posenc.alibi symmetric slopes(<num_heads = 8>) : tensor<?x16x16xf32>
+
+// -----
+
+// expected-error @+1 {{a dynamic batch needs [B, S] q_positions or k_positions}}
+%0 = posenc.alibi symmetric slopes(<num_heads = 8>) : tensor<?x8x16x16xf32>
+
 //===----------------------------------------------------------------------===//
 // posenc.sinusoidal
 //===----------------------------------------------------------------------===//
@@ -364,6 +392,16 @@ func.func @alibi_k_positions_batch_mismatch(%p: tensor<3x32xi64>) {
 
 // expected-error @+1 {{encoding dimension must be >= 2, got 1}}
 %0 = posenc.sinusoidal concatenated : tensor<16x1xf32>
+
+// -----
+
+// expected-error @+1 {{encoding dimension must be static}}
+%0 = posenc.sinusoidal concatenated : tensor<16x?xf32>
+
+// -----
+
+// expected-error @+1 {{a dynamic row count needs positions}}
+%0 = posenc.sinusoidal concatenated : tensor<?x8xf32>
 
 // -----
 

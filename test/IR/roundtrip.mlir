@@ -74,8 +74,8 @@ func.func @alibi(%slopes: tensor<12xf32>, %qp: tensor<4x16xi64>, %kp: tensor<64x
 func.func @sinusoidal(%pos: tensor<2x?xi64>, %off: i32) {
   // CHECK: posenc.sinusoidal interleaved : tensor<1024x512xf32>
   %0 = posenc.sinusoidal interleaved : tensor<1024x512xf32>
-  // CHECK: posenc.sinusoidal concatenated offset(%{{.*}} : i32) {base = 5.000000e+03 : f64} : tensor<?x7xbf16>
-  %1 = posenc.sinusoidal concatenated offset(%off : i32) {base = 5000.0 : f64} : tensor<?x7xbf16>
+  // CHECK: posenc.sinusoidal concatenated offset(%{{.*}} : i32) {base = 5.000000e+03 : f64} : tensor<12x7xbf16>
+  %1 = posenc.sinusoidal concatenated offset(%off : i32) {base = 5000.0 : f64} : tensor<12x7xbf16>
   // CHECK: posenc.sinusoidal interleaved positions(%{{.*}} : tensor<2x?xi64>) : tensor<2x?x64xf16>
   %2 = posenc.sinusoidal interleaved positions(%pos : tensor<2x?xi64>) : tensor<2x?x64xf16>
   return

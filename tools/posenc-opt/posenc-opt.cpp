@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "posenc/Conversion/Passes.h"
 #include "posenc/IR/PosEncDialect.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -14,6 +15,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::posenc::registerPosEncConversionPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

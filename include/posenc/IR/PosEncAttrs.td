@@ -42,7 +42,7 @@ class PosEnc_BoolParam<string default, string desc = "">
 
 class PosEnc_ScalingAttr<string name, string mnemonic>
     : PosEnc_Attr<name, mnemonic, [DeclareAttrInterfaceMethods<
-          PosEnc_RopeScalingAttrInterface, ["needsSeqLen", "verifyRotaryDim"]>]> {
+          PosEnc_RopeScalingAttrInterface, ["needsSeqLen", "verifyRotaryDim", "computeFrequencies"]>]> {
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }

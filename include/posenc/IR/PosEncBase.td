@@ -26,6 +26,7 @@ def PosEnc_Dialect : Dialect {
     named option of an attribute or op, never an accident of the lowering.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
   private:
     void registerAttributes();

@@ -25,7 +25,17 @@ def PosEnc_RopeScalingAttrInterface
         positive, already checked by the caller).
       }], "::llvm::LogicalResult", "verifyRotaryDim",
       (ins "::llvm::function_ref<::mlir::InFlightDiagnostic()>":$emitError,
-           "int64_t":$rotaryDim), "", "return ::mlir::success();">
+           "int64_t":$rotaryDim), "", "return ::mlir::success();">,
+    InterfaceMethod<[{
+        Computes the scheme's inverse frequencies (`rotaryDim / 2` values) and
+        attention factor in fp64 for `base`. `seqLen` is the runtime sequence
+        length; it must be given when `needsSeqLen()` and is ignored
+        otherwise.
+      }], "void", "computeFrequencies",
+      (ins "int64_t":$rotaryDim, "double":$base,
+           "std::optional<int64_t>":$seqLen,
+           "::llvm::SmallVectorImpl<double> &":$invFreq,
+           "double &":$attentionFactor)>
   ];
 }
 

@@ -39,7 +39,11 @@ def PosEnc_RopeFrequenciesOp : PosEnc_Op<"rope_frequencies", [Pure]> {
     other schemes must not.
 
     The result may be `f64` so that long-context angles can be formed in
-    extended precision downstream.
+    extended precision downstream; with `f32` results, consumers form the
+    angle as one f32 product, bit-matching HF transformers.
+
+    Folding: when the scheme is static (or `seq_len` is a constant), the op
+    folds to constants computed in fp64 and rounded once to the result type.
 
     ```mlir
     %inv, %af = posenc.rope_frequencies dim 128 base 5.000000e+05
@@ -54,6 +58,7 @@ def PosEnc_RopeFrequenciesOp : PosEnc_Op<"rope_frequencies", [Pure]> {
     OptionalAttr<PosEnc_RopeScaling>:$scaling,
     Optional<PosEnc_IntOrIndex>:$seq_len);
   let results = (outs PosEnc_FreqTensor:$inv_freq, F32:$attention_factor);
+  let hasFolder = 1;
   let assemblyFormat = [{
     `dim` $rotary_dim `base` $base (`scaling` `(` $scaling^ `)`)?
     (`seq_len` `(` $seq_len^ `:` type($seq_len) `)`)?

@@ -1,0 +1,67 @@
+//===- PosEncNumerics.h - reference numerics of posenc ----------*- C++ -*-===//
+//
+// The fp64 formulas behind every posenc op (HF transformers v5 semantics by
+// default; see docs/numerics.md). Folders and lowerings both call these, so
+// a folded table and a lowered kernel cannot disagree on a formula.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POSENC_IR_POSENCNUMERICS_H
+#define POSENC_IR_POSENCNUMERICS_H
+
+#include "posenc/IR/PosEncAttrs.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace mlir {
+namespace posenc {
+
+/// Inverse frequencies and the attention factor (which multiplies cos and
+/// sin) of one RoPE configuration.
+struct RopeFrequencies {
+  llvm::SmallVector<double> invFreq;
+  double attentionFactor = 1.0;
+};
+
+/// `base^(-2i/d)` for `i in [0, d/2)`: the unscaled RoPE ladder.
+llvm::SmallVector<double> defaultInvFreq(int64_t rotaryDim, double base);
+
+/// YaRN's magnitude correction: 1 for `scale <= 1`, else
+/// `0.1 * mscale * ln(scale) + 1`.
+double yarnMscale(double scale, double mscale = 1.0);
+
+/// Frequencies of `scaling` (null: unscaled). `seqLen` is required when the
+/// scheme depends on the runtime length.
+RopeFrequencies computeRopeFrequencies(RopeScalingAttrInterface scaling,
+                                       int64_t rotaryDim, double base,
+                                       std::optional<int64_t> seqLen);
+
+/// ALiBi slope of global head `head` out of `numHeads` (Press et al.,
+/// BLOOM, MPT and llama.cpp agree): with `c = 2^floor(log2 n)`,
+/// `2^(-b(h+1)/c)` for `h < c`, else `2^(-b(2(h-c)+1)/(2c))`.
+double alibiSlope(int64_t head, int64_t numHeads, double maxBias);
+
+/// Per-column description of a sinusoidal table of width `dim`: column `c`
+/// is `sin(p * invFreq[c])`, `cos(p * invFreq[c])` or 0.
+enum class SinusoidalColumn { Sin, Cos, Zero };
+struct SinusoidalColumns {
+  llvm::SmallVector<double> invFreq;
+  llvm::SmallVector<SinusoidalColumn> kind;
+};
+SinusoidalColumns sinusoidalColumns(int64_t dim, double base,
+                                    SinusoidalLayout layout);
+
+/// `values` rounded once to the float element type of `type`.
+DenseElementsAttr getRoundedElements(RankedTensorType type,
+                                     ArrayRef<double> values);
+
+} // namespace posenc
+} // namespace mlir
+
+#endif // POSENC_IR_POSENCNUMERICS_H

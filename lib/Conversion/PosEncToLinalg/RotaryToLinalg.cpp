@@ -1,0 +1,231 @@
+//===- RotaryToLinalg.cpp - lower posenc.rotary ---------------------------===//
+//
+// posenc.rotary becomes two generics: one builds f32 cos/sin rows indexed by
+// (batch?, token, pair) — they depend on the position, not on the head, so
+// every head reuses them — and one rotates each pair of channels. The
+// pass-through channels [rotary_dim, D) are copied.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+#include "Patterns.h"
+
+#include "posenc/IR/PosEncOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::posenc;
+
+namespace {
+
+/// Index (as i64) of the position axis that M-RoPE pair `pair` reads.
+Value emitMRopeAxis(OpBuilder &b, Location loc, Value pair,
+                    ArrayRef<int64_t> sections, MRopeLayout layout) {
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value axis = idx(0);
+  if (layout == MRopeLayout::chunked) {
+    // Pair block k (sections[k] pairs) reads axis k.
+    int64_t start = 0;
+    for (auto [k, size] : llvm::enumerate(sections.drop_back())) {
+      start += size;
+      Value past = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                         pair, idx(start));
+      axis = arith::SelectOp::create(b, loc, past, idx(k + 1), axis);
+    }
+    return axis;
+  }
+  // Interleaved (Qwen3-VL): pair c reads h if c%3==1 && c<3*sec[1], w if
+  // c%3==2 && c<3*sec[2], t otherwise.
+  Value mod3 = arith::RemUIOp::create(b, loc, pair, idx(3));
+  for (int64_t k : {1, 2}) {
+    Value isLane =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mod3, idx(k));
+    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                          pair, idx(3 * sections[k]));
+    axis = arith::SelectOp::create(
+        b, loc, arith::AndIOp::create(b, loc, isLane, inRange), idx(k), axis);
+  }
+  return axis;
+}
+
+struct LowerRotary : OpRewritePattern<RotaryOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(RotaryOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    Value x = op.getInput();
+    auto xType = cast<RankedTensorType>(x.getType());
+    Type elementType = xType.getElementType();
+    Type f32 = rewriter.getF32Type();
+    int64_t rank = xType.getRank();
+    int64_t tokenAxis = op.getTokenAxis();
+    int64_t rotaryDim = op.getRotaryDim();
+    int64_t half = rotaryDim / 2;
+    std::optional<ArrayRef<int64_t>> sections = op.getMropeSections();
+    Value positions = op.getPositions();
+    int64_t prefix = sections ? 1 : 0;
+    bool perBatch =
+        positions &&
+        cast<RankedTensorType>(positions.getType()).getRank() == prefix + 2;
+
+    SmallVector<OpFoldResult> xSizes = getSizes(rewriter, loc, x);
+    Value offset = op.getOffset()
+                       ? toI64(rewriter, loc, op.getOffset())
+                       : Value(arith::ConstantOp::create(
+                             rewriter, loc, rewriter.getI64IntegerAttr(0)));
+
+    // cos/sin rows: [B?, S, half] in f32.
+    SmallVector<OpFoldResult> tableSizes;
+    if (perBatch)
+      tableSizes.push_back(xSizes[0]);
+    tableSizes.push_back(xSizes[tokenAxis]);
+    tableSizes.push_back(rewriter.getIndexAttr(half));
+    int64_t tableRank = tableSizes.size();
+    Value cosInit = emptyLike(rewriter, loc, tableSizes, f32);
+    Value sinInit = emptyLike(rewriter, loc, tableSizes, f32);
+
+    SmallVector<Value> tableInputs;
+    SmallVector<AffineMap> tableMaps;
+    AffineExpr pairDim = getAffineDimExpr(tableRank - 1, ctx);
+    if (Value inv = op.getInvFreq()) {
+      tableInputs.push_back(inv);
+      tableMaps.push_back(AffineMap::get(tableRank, 0, {pairDim}, ctx));
+    }
+    bool positionsAsInput = positions && !sections;
+    if (positionsAsInput) {
+      tableInputs.push_back(positions);
+      tableMaps.push_back(AffineMap::getMultiDimIdentityMap(tableRank, ctx)
+                              .getMajorSubMap(tableRank - 1));
+    }
+    AffineMap tableId = rewriter.getMultiDimIdentityMap(tableRank);
+    tableMaps.append({tableId, tableId});
+
+    Value attentionFactor = op.getAttentionFactor();
+    Value cosTable = op.getCos(), sinTable = op.getSin();
+    auto tables = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{cosInit.getType(), sinInit.getType()},
+        tableInputs, ValueRange{cosInit, sinInit}, tableMaps,
+        parallelIterators(tableRank),
+        [&](OpBuilder &b, Location nloc, ValueRange args) {
+          Value pair = linalg::IndexOp::create(b, nloc, tableRank - 1);
+          Value token = linalg::IndexOp::create(b, nloc, tableRank - 2);
+          Value pos;
+          if (positionsAsInput) {
+            pos = toI64(b, nloc, args[op.getInvFreq() ? 1 : 0]);
+          } else if (sections) {
+            SmallVector<Value> indices{emitMRopeAxis(
+                b, nloc, pair, *sections,
+                op.getMropeLayout().value_or(MRopeLayout::chunked))};
+            if (perBatch)
+              indices.push_back(linalg::IndexOp::create(b, nloc, 0));
+            indices.push_back(token);
+            pos = toI64(b, nloc,
+                        tensor::ExtractOp::create(b, nloc, positions, indices));
+          } else {
+            pos = arith::IndexCastOp::create(b, nloc, b.getI64Type(), token);
+          }
+          pos = arith::AddIOp::create(b, nloc, pos, offset);
+          Value cos, sin;
+          if (op.getInvFreq()) {
+            std::tie(cos, sin) =
+                emitCosSin(b, nloc, pos, args[0], attentionFactor);
+          } else {
+            Value row =
+                arith::IndexCastOp::create(b, nloc, b.getIndexType(), pos);
+            cos = castFloat(
+                b, nloc,
+                tensor::ExtractOp::create(b, nloc, cosTable, {row, pair}), f32);
+            sin = castFloat(
+                b, nloc,
+                tensor::ExtractOp::create(b, nloc, sinTable, {row, pair}), f32);
+          }
+          linalg::YieldOp::create(b, nloc, ValueRange{cos, sin});
+        });
+
+    // Rotation over [x dims..., pair]. The two channels of each pair are
+    // read through slices of x: (i, i + half) or, interleaved, stride 2.
+    bool interleaved = op.getLayout() == RotaryLayout::interleaved;
+    SmallVector<AffineExpr> lead;
+    for (int64_t i = 0; i < rank - 1; ++i)
+      lead.push_back(getAffineDimExpr(i, ctx));
+    SmallVector<AffineExpr> tableExprs;
+    if (perBatch)
+      tableExprs.push_back(lead[0]);
+    tableExprs.append({lead[tokenAxis], getAffineDimExpr(rank - 1, ctx)});
+    AffineMap tableMap = AffineMap::get(rank, 0, tableExprs, ctx);
+    AffineMap outMap = rewriter.getMultiDimIdentityMap(rank);
+
+    SmallVector<OpFoldResult> halfSizes(xSizes);
+    halfSizes.back() = rewriter.getIndexAttr(half);
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    if (interleaved)
+      strides.back() = rewriter.getIndexAttr(2);
+    OpFoldResult secondOffset = rewriter.getIndexAttr(interleaved ? 1 : half);
+    auto pairSlice = [&](OpFoldResult channel) -> Value {
+      SmallVector<OpFoldResult> at(offsets);
+      at.back() = channel;
+      return tensor::ExtractSliceOp::create(rewriter, loc, x, at, halfSizes,
+                                            strides);
+    };
+    Value x1 = pairSlice(offsets.back()), x2 = pairSlice(secondOffset);
+    Value out1 = emptyLike(rewriter, loc, halfSizes, elementType);
+    Value out2 = emptyLike(rewriter, loc, halfSizes, elementType);
+    auto rotate = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{out1.getType(), out2.getType()},
+        ValueRange{x1, x2, tables.getResult(0), tables.getResult(1)},
+        ValueRange{out1, out2},
+        ArrayRef<AffineMap>{outMap, outMap, tableMap, tableMap, outMap, outMap},
+        parallelIterators(rank),
+        [&](OpBuilder &b, Location nloc, ValueRange args) {
+          Value x1 = castFloat(b, nloc, args[0], f32);
+          Value x2 = castFloat(b, nloc, args[1], f32);
+          Value cos = args[2], sin = args[3];
+          Value o1 = arith::SubFOp::create(
+              b, nloc, arith::MulFOp::create(b, nloc, x1, cos),
+              arith::MulFOp::create(b, nloc, x2, sin));
+          Value o2 = arith::AddFOp::create(
+              b, nloc, arith::MulFOp::create(b, nloc, x2, cos),
+              arith::MulFOp::create(b, nloc, x1, sin));
+          linalg::YieldOp::create(
+              b, nloc,
+              ValueRange{castFloat(b, nloc, o1, elementType),
+                         castFloat(b, nloc, o2, elementType)});
+        });
+
+    // Assemble: both halves, then the pass-through channels.
+    Value result = emptyLike(rewriter, loc, xSizes, elementType);
+    result = tensor::InsertSliceOp::create(rewriter, loc, rotate.getResult(0),
+                                           result, offsets, halfSizes, strides);
+    offsets.back() = secondOffset;
+    result = tensor::InsertSliceOp::create(rewriter, loc, rotate.getResult(1),
+                                           result, offsets, halfSizes, strides);
+    int64_t headDim = xType.getShape().back();
+    if (rotaryDim < headDim) {
+      SmallVector<OpFoldResult> passSizes(xSizes);
+      passSizes.back() = rewriter.getIndexAttr(headDim - rotaryDim);
+      offsets.back() = rewriter.getIndexAttr(rotaryDim);
+      SmallVector<OpFoldResult> unit(rank, rewriter.getIndexAttr(1));
+      Value pass = tensor::ExtractSliceOp::create(rewriter, loc, x, offsets,
+                                                  passSizes, unit);
+      result = tensor::InsertSliceOp::create(rewriter, loc, pass, result,
+                                             offsets, passSizes, unit);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::posenc::populateRotaryLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<LowerRotary>(patterns.getContext());
+}

@@ -1,0 +1,274 @@
+// RUN: posenc-opt %s --split-input-file --convert-posenc-to-linalg | FileCheck %s
+
+// Static schemes lower to constants computed in fp64 (values are checked by
+// the execution and fold tests; here only the shape of the IR).
+// CHECK-LABEL: func.func @static_frequencies
+// CHECK-DAG: %[[INV:.+]] = arith.constant dense<{{.*}}> : tensor<32xf32>
+// CHECK-DAG: %[[AF:.+]] = arith.constant 1.13862944 : f32
+// CHECK-NOT: posenc.
+// CHECK: return %[[INV]], %[[AF]]
+func.func @static_frequencies() -> (tensor<32xf32>, f32) {
+  %inv, %af = posenc.rope_frequencies dim 64 base 1000000.0 scaling(#posenc.yarn<factor = 4.0, original_max_position_embeddings = 32768>) : tensor<32xf32>, f32
+  return %inv, %af : tensor<32xf32>, f32
+}
+
+// -----
+
+// HF dynamic NTK: base' from the runtime length, then 1 / base'^(2i/d).
+// CHECK-LABEL: func.func @dynamic_ntk
+// CHECK-SAME: %[[N:.+]]: index
+// CHECK: %[[LEN:.+]] = arith.index_cast %[[N]] : index to i64
+// CHECK: %[[L:.+]] = arith.maxsi %[[LEN]], %{{.+}} : i64
+// CHECK: %[[LF:.+]] = arith.sitofp %[[L]] : i64 to f64
+// CHECK: %[[SCALED:.+]] = arith.mulf %[[LF]], %{{.+}} : f64
+// CHECK: %[[RATIO:.+]] = arith.subf %[[SCALED]], %{{.+}} : f64
+// CHECK: %[[POW:.+]] = math.powf %[[RATIO]], %{{.+}} : f64
+// CHECK: %[[BASE:.+]] = arith.mulf %{{.+}}, %[[POW]] : f64
+// CHECK: linalg.generic
+// CHECK: linalg.index 0
+// CHECK: math.powf %[[BASE]]
+// CHECK: arith.truncf %{{.+}} : f64 to f32
+func.func @dynamic_ntk(%n: index) -> tensor<32xf32> {
+  %inv, %af = posenc.rope_frequencies dim 64 base 10000.0 scaling(#posenc.dynamic_ntk<factor = 2.0, max_position_embeddings = 4096>) seq_len(%n : index) : tensor<32xf32>, f32
+  return %inv : tensor<32xf32>
+}
+
+// -----
+
+// HF LongRoPE: both tables are constants, the runtime length selects.
+// CHECK-LABEL: func.func @longrope_switch
+// CHECK: %[[ORIG:.+]] = arith.constant 4096 : i64
+// CHECK: %[[IS_LONG:.+]] = arith.cmpi sgt, %{{.+}}, %[[ORIG]] : i64
+// CHECK-DAG: %[[LONG:.+]] = arith.constant dense<[0.333333343, 2.500000e-03]> : tensor<2xf32>
+// CHECK-DAG: %[[SHORT:.+]] = arith.constant dense<[1.000000e+00, 5.000000e-03]> : tensor<2xf32>
+// CHECK: arith.select %[[IS_LONG]], %[[LONG]], %[[SHORT]] : tensor<2xf32>
+func.func @longrope_switch(%n: i64) -> tensor<2xf32> {
+  %inv, %af = posenc.rope_frequencies dim 4 base 10000.0 scaling(#posenc.longrope<short_factor = [1.0, 2.0], long_factor = [3.0, 4.0], original_max_position_embeddings = 4096, max_position_embeddings = 131072>) seq_len(%n : i64) : tensor<2xf32>, f32
+  return %inv : tensor<2xf32>
+}
+
+// -----
+
+// Half-split RoPE with partial rotary: cos/sin rows per (token, pair) are
+// built once (no head dimension), pairs (i, i + 16) are read as two slices
+// and rotated, channels [32, 64) are copied.
+// CHECK-DAG: #[[$INV:.+]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG: #[[$POS:.+]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG: #[[$ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[$ID4:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[$TAB:.+]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+// CHECK-LABEL: func.func @rotary_half_split
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x4x?x64xf16>, %[[F:[^:]+]]: tensor<16xf64>, %[[P:[^:]+]]: tensor<?xi32>
+// CHECK: %[[TABLES:.+]]:2 = linalg.generic {indexing_maps = [#[[$INV]], #[[$POS]], #[[$ID2]], #[[$ID2]]]
+// CHECK-SAME: ins(%[[F]], %[[P]] : tensor<16xf64>, tensor<?xi32>)
+// CHECK: arith.extsi %{{.+}} : i32 to i64
+// CHECK: arith.sitofp %{{.+}} : i64 to f64
+// CHECK: math.roundeven %{{.+}} : f64
+// CHECK: math.cos %{{.+}} : f32
+// CHECK: math.sin %{{.+}} : f32
+// CHECK: %[[X1:.+]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
+// CHECK: %[[X2:.+]] = tensor.extract_slice %[[X]][0, 0, 0, 16] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
+// CHECK: %[[ROT:.+]]:2 = linalg.generic {indexing_maps = [#[[$ID4]], #[[$ID4]], #[[$TAB]], #[[$TAB]], #[[$ID4]], #[[$ID4]]]
+// CHECK-SAME: ins(%[[X1]], %[[X2]], %[[TABLES]]#0, %[[TABLES]]#1 :
+// CHECK: arith.extf %{{.+}} : f16 to f32
+// CHECK: arith.truncf %{{.+}} : f32 to f16
+// CHECK: %[[R1:.+]] = tensor.insert_slice %[[ROT]]#0 into %{{.+}}[0, 0, 0, 0] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
+// CHECK: %[[R2:.+]] = tensor.insert_slice %[[ROT]]#1 into %[[R1]][0, 0, 0, 16] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
+// CHECK: %[[PASS:.+]] = tensor.extract_slice %[[X]][0, 0, 0, 32] [2, 4, %{{.+}}, 32] [1, 1, 1, 1]
+// CHECK: tensor.insert_slice %[[PASS]] into %[[R2]][0, 0, 0, 32] [2, 4, %{{.+}}, 32] [1, 1, 1, 1]
+func.func @rotary_half_split(%x: tensor<2x4x?x64xf16>, %f: tensor<16xf64>, %p: tensor<?xi32>) -> tensor<2x4x?x64xf16> {
+  %y = posenc.rotary %x half_split dim 32 inv_freq(%f : tensor<16xf64>) positions(%p : tensor<?xi32>) : tensor<2x4x?x64xf16>
+  return %y : tensor<2x4x?x64xf16>
+}
+
+// -----
+
+// Interleaved pairs (2i, 2i+1) are written back with stride 2; per-batch
+// positions give per-batch cos/sin rows; an attention factor scales them.
+// CHECK-DAG: #[[$ID4:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[$TAB:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// CHECK-LABEL: func.func @rotary_interleaved
+// CHECK-SAME: %[[AF:[^:]+]]: f32
+// CHECK: linalg.generic
+// CHECK-SAME: outs(%{{.+}}, %{{.+}} : tensor<2x8x4xf32>, tensor<2x8x4xf32>)
+// CHECK: %[[C:.+]] = math.cos
+// CHECK: %[[S:.+]] = math.sin
+// CHECK: arith.mulf %[[C]], %[[AF]] : f32
+// CHECK: arith.mulf %[[S]], %[[AF]] : f32
+// CHECK: %[[X1:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0, 0] [2, 4, 8, 4] [1, 1, 1, 2]
+// CHECK: %[[X2:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0, 1] [2, 4, 8, 4] [1, 1, 1, 2]
+// CHECK: linalg.generic {indexing_maps = [#[[$ID4]], #[[$ID4]], #[[$TAB]], #[[$TAB]], {{.+}}]
+// CHECK-SAME: ins(%[[X1]], %[[X2]],
+// CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 0, 0] [2, 4, 8, 4] [1, 1, 1, 2]
+// CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 0, 1] [2, 4, 8, 4] [1, 1, 1, 2]
+// CHECK-NOT: tensor.extract_slice
+func.func @rotary_interleaved(%x: tensor<2x4x8x8xf32>, %f: tensor<4xf32>, %p: tensor<2x8xi64>, %af: f32) -> tensor<2x4x8x8xf32> {
+  %y = posenc.rotary %x interleaved dim 8 inv_freq(%f : tensor<4xf32>) positions(%p : tensor<2x8xi64>) attention_factor(%af) : tensor<2x4x8x8xf32>
+  return %y : tensor<2x4x8x8xf32>
+}
+
+// -----
+
+// Precomputed tables are gathered by position (plus the KV-cache offset).
+// CHECK-LABEL: func.func @rotary_tables
+// CHECK-SAME: %[[COS:[^:]+]]: tensor<4096x8xbf16>, %[[SIN:[^:]+]]: tensor<4096x8xbf16>, %[[OFF:[^:]+]]: index
+// CHECK: %[[OFF64:.+]] = arith.index_cast %[[OFF]] : index to i64
+// CHECK: linalg.generic
+// CHECK: %[[PAIR:.+]] = linalg.index 1 : index
+// CHECK: %[[TOK:.+]] = linalg.index 0 : index
+// CHECK: %[[T64:.+]] = arith.index_cast %[[TOK]] : index to i64
+// CHECK: %[[POS:.+]] = arith.addi %[[T64]], %[[OFF64]] : i64
+// CHECK: %[[ROW:.+]] = arith.index_cast %[[POS]] : i64 to index
+// CHECK: tensor.extract %[[COS]][%[[ROW]], %[[PAIR]]] : tensor<4096x8xbf16>
+// CHECK: tensor.extract %[[SIN]][%[[ROW]], %[[PAIR]]] : tensor<4096x8xbf16>
+func.func @rotary_tables(%x: tensor<1x?x16xf32>, %c: tensor<4096x8xbf16>, %s: tensor<4096x8xbf16>, %off: index) -> tensor<1x?x16xf32> {
+  %y = posenc.rotary %x half_split dim 16 cos_sin(%c, %s : tensor<4096x8xbf16>, tensor<4096x8xbf16>) offset(%off : index) : tensor<1x?x16xf32>
+  return %y : tensor<1x?x16xf32>
+}
+
+// -----
+
+// M-RoPE (chunked): pair blocks [0,2), [2,5), [5,8) read position axes 0, 1, 2.
+// CHECK-LABEL: func.func @mrope_chunked
+// CHECK-SAME: %[[P:[^:]+]]: tensor<3x5xi64>
+// CHECK: linalg.generic
+// CHECK: %[[PAIR:.+]] = linalg.index 1 : index
+// CHECK: %[[TOK:.+]] = linalg.index 0 : index
+// CHECK: %[[C2:.+]] = arith.constant 2 : index
+// CHECK: %[[GE2:.+]] = arith.cmpi sge, %[[PAIR]], %[[C2]]
+// CHECK: %[[A1:.+]] = arith.select %[[GE2]]
+// CHECK: %[[C5:.+]] = arith.constant 5 : index
+// CHECK: %[[GE5:.+]] = arith.cmpi sge, %[[PAIR]], %[[C5]]
+// CHECK: %[[AXIS:.+]] = arith.select %[[GE5]], %{{.+}}, %[[A1]]
+// CHECK: tensor.extract %[[P]][%[[AXIS]], %[[TOK]]] : tensor<3x5xi64>
+func.func @mrope_chunked(%x: tensor<4x5x16xf32>, %f: tensor<8xf32>, %p: tensor<3x5xi64>) -> tensor<4x5x16xf32> {
+  %y = posenc.rotary %x half_split dim 16 inv_freq(%f : tensor<8xf32>) positions(%p : tensor<3x5xi64>) {mrope_sections = array<i64: 2, 3, 3>} : tensor<4x5x16xf32>
+  return %y : tensor<4x5x16xf32>
+}
+
+// -----
+
+// M-RoPE (interleaved, Qwen3-VL): lane c%3 picks the axis within 3*section.
+// CHECK-LABEL: func.func @mrope_interleaved
+// CHECK: %[[PAIR:.+]] = linalg.index 1 : index
+// CHECK: %[[MOD:.+]] = arith.remui %[[PAIR]], %{{.+}} : index
+// CHECK: arith.cmpi eq, %[[MOD]]
+// CHECK: arith.cmpi slt, %[[PAIR]]
+// CHECK: arith.andi
+// CHECK: arith.cmpi eq, %[[MOD]]
+// CHECK: arith.cmpi slt, %[[PAIR]]
+// CHECK: arith.andi
+// CHECK: tensor.extract
+func.func @mrope_interleaved(%x: tensor<4x5x16xf32>, %f: tensor<8xf32>, %p: tensor<3x5xi64>) -> tensor<4x5x16xf32> {
+  %y = posenc.rotary %x half_split dim 16 inv_freq(%f : tensor<8xf32>) positions(%p : tensor<3x5xi64>) {mrope_sections = array<i64: 2, 3, 3>, mrope_layout = #posenc<mrope_layout interleaved>} : tensor<4x5x16xf32>
+  return %y : tensor<4x5x16xf32>
+}
+
+// -----
+
+// ALiBi from indices: slopes are constants, bottom-right query positions
+// are shifted by Sk - Sq, the symmetric form takes |q - k| in integers.
+// CHECK-LABEL: func.func @alibi_symmetric
+// CHECK-DAG: %[[SLOPES:.+]] = arith.constant dense<[6.250000e-02, 1.562500e-02]> : tensor<2xf32>
+// CHECK-DAG: %[[SHIFT:.+]] = arith.constant 4 : i64
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[SLOPES]] : tensor<2xf32>)
+// CHECK: ^bb0(%[[M:.+]]: f32, %{{.+}}: f32):
+// CHECK: %[[I:.+]] = linalg.index 1 : index
+// CHECK: %[[I64:.+]] = arith.index_cast %[[I]] : index to i64
+// CHECK: %[[Q:.+]] = arith.addi %[[I64]], %[[SHIFT]] : i64
+// CHECK: %[[J:.+]] = linalg.index 2 : index
+// CHECK: %[[K:.+]] = arith.index_cast %[[J]] : index to i64
+// CHECK: %[[D:.+]] = arith.subi %[[Q]], %[[K]] : i64
+// CHECK: %[[A:.+]] = math.absi %[[D]] : i64
+// CHECK: %[[AF:.+]] = arith.sitofp %[[A]] : i64 to f32
+// CHECK: %[[MUL:.+]] = arith.mulf %[[M]], %[[AF]] : f32
+// CHECK: arith.negf %[[MUL]] : f32
+func.func @alibi_symmetric() -> tensor<2x4x8xf32> {
+  %b = posenc.alibi symmetric slopes(<num_heads = 4, head_offset = 1>) : tensor<2x4x8xf32>
+  return %b : tensor<2x4x8xf32>
+}
+
+// -----
+
+// Key-linear form with padding-aware key positions per batch.
+// CHECK-LABEL: func.func @alibi_key_linear
+// CHECK-SAME: %[[KP:[^:]+]]: tensor<2x8xi64>
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.+}}, %[[KP]] : tensor<4xf32>, tensor<2x8xi64>)
+// CHECK: ^bb0(%[[M:.+]]: f32, %[[K:.+]]: i64, %{{.+}}: bf16):
+// CHECK: %[[KF:.+]] = arith.sitofp %[[K]] : i64 to f32
+// CHECK: %[[B:.+]] = arith.mulf %[[M]], %[[KF]] : f32
+// CHECK: arith.truncf %[[B]] : f32 to bf16
+func.func @alibi_key_linear(%kp: tensor<2x8xi64>) -> tensor<2x4x8x8xbf16> {
+  %b = posenc.alibi key_linear slopes(<num_heads = 4>) k_positions(%kp : tensor<2x8xi64>) : tensor<2x4x8x8xbf16>
+  return %b : tensor<2x4x8x8xbf16>
+}
+
+// -----
+
+// Sinusoidal: per-column fp64 frequency and kind (0 sin, 1 cos, 2 zero).
+// CHECK-LABEL: func.func @sinusoidal_concatenated
+// CHECK-DAG: arith.constant dense<[1.000000e+00, 0.0099{{[0-9]+}}, 9.99{{[0-9]+}}E-5, 1.000000e+00, 0.0099{{[0-9]+}}, 9.99{{[0-9]+}}E-5, 0.000000e+00]> : tensor<7xf64>
+// CHECK-DAG: arith.constant dense<[0, 0, 0, 1, 1, 1, 2]> : tensor<7xi32>
+// CHECK: linalg.generic
+// CHECK: math.sin
+// CHECK: math.cos
+// CHECK: arith.select
+// CHECK: arith.select
+func.func @sinusoidal_concatenated() -> tensor<16x7xf32> {
+  %t = posenc.sinusoidal concatenated : tensor<16x7xf32>
+  return %t : tensor<16x7xf32>
+}
+
+// -----
+
+// Learned absolute: explicit positions are range-checked at run time before
+// the gather.
+// CHECK-LABEL: func.func @learned_absolute
+// CHECK-SAME: %[[X:[^:]+]]: tensor<2x4x8xbf16>, %[[T:[^:]+]]: tensor<?x8xbf16>, %[[P:[^:]+]]: tensor<2x4xi64>
+// CHECK: %[[ROWS:.+]] = tensor.dim %[[T]], %{{.+}} : tensor<?x8xbf16>
+// CHECK: %[[OK:.+]] = linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]{{.*}} ins(%[[P]] : tensor<2x4xi64>)
+// CHECK: %[[FLAG:.+]] = tensor.extract %[[OK]][] : tensor<i1>
+// CHECK: cf.assert %[[FLAG]], "posenc.learned_absolute: position outside the learned table
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[X]], %[[P]] : tensor<2x4x8xbf16>, tensor<2x4xi64>)
+// CHECK: tensor.extract %[[T]]
+// CHECK: arith.addf %{{.+}}, %{{.+}} : f32
+func.func @learned_absolute(%x: tensor<2x4x8xbf16>, %t: tensor<?x8xbf16>, %p: tensor<2x4xi64>) -> tensor<2x4x8xbf16> {
+  %y = posenc.learned_absolute %x, %t positions(%p : tensor<2x4xi64>) : tensor<2x4x8xbf16>, tensor<?x8xbf16>
+  return %y : tensor<2x4x8xbf16>
+}
+
+// -----
+
+// Without positions the check is scalar: offset >= 0 and offset + S <= P.
+// CHECK-LABEL: func.func @learned_absolute_offset
+// CHECK: arith.cmpi sge
+// CHECK: arith.cmpi sle
+// CHECK: cf.assert
+func.func @learned_absolute_offset(%x: tensor<1x?x8xf32>, %t: tensor<64x8xf32>, %o: index) -> tensor<1x?x8xf32> {
+  %y = posenc.learned_absolute %x, %t offset(%o : index) : tensor<1x?x8xf32>, tensor<64x8xf32>
+  return %y : tensor<1x?x8xf32>
+}
+
+// -----
+
+// Attention: GQA by indexing (kv head = h floordiv 4), causal mask and ALiBi
+// from positions, softmax, PV; RoPE is applied to q and k first.
+// CHECK-DAG: #[[$KMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 floordiv 4, d3, d4)>
+// CHECK-DAG: #[[$VMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 floordiv 4, d4, d3)>
+// CHECK-LABEL: func.func @attention
+// CHECK-NOT: posenc.
+// CHECK: math.cos
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[$KMAP]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK: linalg.generic
+// CHECK: arith.cmpi sgt
+// CHECK: arith.select
+// CHECK: arith.maximumf
+// CHECK: math.exp
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[$VMAP]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+func.func @attention(%q: tensor<1x8x4x16xf32>, %k: tensor<1x2x6x16xf32>, %v: tensor<1x2x6x8xf32>, %f: tensor<8xf32>) -> tensor<1x8x4x8xf32> {
+  %o = posenc.attention %q, %k, %v causal rope(<layout = half_split, rotary_dim = 16>, %f : tensor<8xf32>) alibi(<num_heads = 8>) : tensor<1x8x4x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x8xf32> -> tensor<1x8x4x8xf32>
+  return %o : tensor<1x8x4x8xf32>
+}
