@@ -5,4 +5,4 @@ cd "$(dirname "$0")/.."
 BUILD_DIR=${POSENC_BUILD_DIR:-build}
 ninja -C "$BUILD_DIR" mlir-doc
 cp "$BUILD_DIR/docs/posenc/PosEncDialect.md" docs/dialect/PosEncDialect.md
-cp "$BUILD_DIR/docs/posenc/PosEncConversionPasses.md" docs/passes/PosEncConversionPasses.md
+cp "$BUILD_DIR"/docs/posenc/*Passes.md docs/passes/

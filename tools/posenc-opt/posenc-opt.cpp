@@ -6,6 +6,7 @@
 
 #include "posenc/Conversion/Passes.h"
 #include "posenc/IR/PosEncDialect.h"
+#include "posenc/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -16,6 +17,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::posenc::registerPosEncConversionPasses();
+  mlir::posenc::registerPosEncTransformsPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
