@@ -206,6 +206,11 @@ def test_static_ntk() -> None:
 # ----------------------------------------------------------------------------
 # §2.4 YaRN details
 # ----------------------------------------------------------------------------
+def guard_beta(d: int, base: float, L: int, target: float) -> float:
+    """beta with corr_dim(beta) == target: beta = L/(2pi) * exp(-2 ln(b) target / d) (inverse of spec §2.4)."""
+    return L / (2 * math.pi) * math.exp(-2 * math.log(base) * target / d)
+
+
 def test_yarn_details() -> None:
     # low == high guard: untruncated with beta_fast == beta_slow -> a step at `low`
     d, b, L = 64, 1e4, 4096
@@ -217,6 +222,14 @@ def test_yarn_details() -> None:
     base = R.default_inv_freq(d, b)
     expect = base / 4.0 * ramp + base * (1 - ramp)
     check("yarn low==high: +0.001 guard gives a step", lo == hi and rel_near(inv, expect))
+    # the guard's size is observable when low sits just below an integer pair index:
+    # corr_dim(beta) = 20 - 0.0005 -> ramp(20) = 0.0005 / 0.001 = 0.5
+    beta = guard_beta(d, b, L, 20 - 0.0005)
+    inv_g, _ = R.inv_freq(d, b, "yarn", factor=4.0, original_max_position_embeddings=L,
+                          beta_fast=beta, beta_slow=beta, truncate=False)
+    r20 = (base[20] - inv_g[20]) / (base[20] - base[20] / 4)
+    check("yarn guard is exactly +0.001 (ramp 0.5 at 0.0005 past low)", near(r20, 0.5, 1e-6),
+          f"ramp(20) = {r20:.6f}")
     # clamp is d-1 (not d/2-1): with beta_slow tiny, high = d-1 and the last pair is not fully interpolated
     lo2, hi2 = R.yarn_correction_range(d, b, L, 32.0, 1e-6)
     inv2, _ = R.inv_freq(d, b, "yarn", factor=4.0, original_max_position_embeddings=L,
