@@ -238,6 +238,12 @@ def test_yarn_details() -> None:
     check("yarn clamp high to d-1, ramp at last pair < 1",
           hi2 == d - 1 and near(w_last, (d // 2 - 1 - lo2) / (d - 1 - lo2), 1e-12),
           f"high={hi2} ramp_last={w_last:.4f}")
+    # clamp quirk of the spec formula (and HF): tiny base + long L gives low = 80 > high = d-1 = 63,
+    # and the ramp then interpolates EVERY pair, even the highest-frequency one
+    q_rng = R.yarn_correction_range(64, 10.0, 65536)
+    q_inv, _ = R.inv_freq(64, 10.0, "yarn", factor=4.0, original_max_position_embeddings=65536)
+    check("yarn clamp quirk: low > high after clamp -> all pairs / s",
+          q_rng == (80, 63) and rel_near(R.default_inv_freq(64, 10.0) / q_inv, np.full(32, 4.0)), str(q_rng))
     # beta 0 / None -> 32 / 1 (HF `or`)
     a, _ = R.inv_freq(d, b, "yarn", factor=4.0, original_max_position_embeddings=L,
                       beta_fast=0, beta_slow=None)
@@ -351,8 +357,10 @@ def test_sinusoidal() -> None:
     check("concatenated == fairseq get_embedding (d even and odd)", ok)
     odd = R.sinusoidal(np.arange(5), 7, "concatenated")
     check("concatenated odd d: zero last column", odd.shape == (5, 7) and np.all(odd[:, -1] == 0))
-    check("interleaved never reaches 1e-4 freq, concatenated does",
-          R.sinusoidal([1e4], 8, "concatenated")[0, 3] == math.sin(1.0))
+    # lowest frequency: concatenated reaches 1/base (p = base -> angle 1), interleaved stops at base^(-(d-2)/d)
+    check("lowest freq: concatenated 1e-4, interleaved 1e4^(-6/8)",
+          near(R.sinusoidal([1e4], 8, "concatenated")[0, 3], math.sin(1.0), 1e-15)
+          and near(R.sinusoidal([1e4], 8, "interleaved")[0, 6], math.sin(1e4 * 1e4 ** (-6 / 8)), 1e-12))
     b = R.sinusoidal(np.array([[0, 1], [5, 6]]), 8, "interleaved")
     check("sinusoidal batched positions shape", b.shape == (2, 2, 8)
           and near(b[1, 0], R.sinusoidal([5], 8)[0], 0))
