@@ -26,14 +26,17 @@ if [ "${#missing[@]}" -gt 0 ]; then
     "${missing[@]}" >/dev/null
 fi
 
-# Python packages of the test suite, pinned in requirements.txt; a stamp keyed
-# by the file's hash keeps re-runs instant.
+# Python packages of the test suite, pinned in requirements.txt (numpy) and
+# requirements-hf.txt (torch + transformers for the differential tests, ~3 GB
+# once per machine); a stamp keyed by their hash keeps re-runs instant.
 req="$(dirname "$0")/../requirements.txt"
+req_hf="$(dirname "$0")/../requirements-hf.txt"
 stamp_dir=${XDG_CACHE_HOME:-$HOME/.cache}/posenc
-stamp="$stamp_dir/pip-$(sha256sum "$req" | cut -c1-16)-$(python3 -c 'import sys; print(sys.version_info[0]*100+sys.version_info[1])')"
+stamp="$stamp_dir/pip-$(cat "$req" "$req_hf" | sha256sum | cut -c1-16)-$(python3 -c 'import sys; print(sys.version_info[0]*100+sys.version_info[1])')"
 if [ ! -f "$stamp" ]; then
   echo "setup: installing Python packages from requirements.txt"
-  python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -r "$req"
+  python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
+    -r "$req" -r "$req_hf"
   mkdir -p "$stamp_dir" && touch "$stamp"
 fi
 echo "setup: dependencies present"

@@ -13,7 +13,7 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.posenc_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py",
-                   "Inputs"]
+                   "Inputs", "lib"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%python", config.python_executable))
@@ -31,3 +31,20 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.posenc_tools_dir, config.llvm_tools_dir]
 tools = ["posenc-opt"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Python packages of the numerics tests (installed by scripts/setup.sh);
+# without them those tests report UNSUPPORTED, never PASS.
+import importlib.util
+import subprocess
+
+
+def python_has(*modules):
+    code = "import importlib.util, sys; sys.exit(0 if all(importlib.util.find_spec(m) " \
+        "for m in sys.argv[1:]) else 1)"
+    return subprocess.run([config.python_executable, "-c", code, *modules]).returncode == 0
+
+
+if python_has("numpy"):
+    config.available_features.add("numpy")
+if python_has("numpy", "torch", "transformers"):
+    config.available_features.add("hf")
