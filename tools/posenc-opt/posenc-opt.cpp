@@ -4,9 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "posenc/Conversion/Passes.h"
-#include "posenc/IR/PosEncDialect.h"
-#include "posenc/Transforms/Passes.h"
+#include "posenc/InitPosEnc.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -16,14 +14,13 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::posenc::registerPosEncConversionPasses();
-  mlir::posenc::registerPosEncTransformsPasses();
+  mlir::posenc::registerPosEncPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  registry.insert<mlir::posenc::PosEncDialect>();
+  mlir::posenc::registerPosEncDialects(registry);
 
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "posenc optimizer driver\n", registry));
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "posenc optimizer driver\n", registry));
 }

@@ -1,0 +1,25 @@
+//===- InitPosEnc.cpp - register everything posenc provides ---------------===//
+
+#include "posenc/InitPosEnc.h"
+
+#include "posenc/Conversion/Passes.h"
+#include "posenc/IR/PosEncDialect.h"
+#include "posenc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+
+void mlir::posenc::registerPosEncDialects(DialectRegistry &registry) {
+  registry.insert<PosEncDialect, arith::ArithDialect, cf::ControlFlowDialect,
+                  linalg::LinalgDialect, math::MathDialect,
+                  tensor::TensorDialect>();
+}
+
+void mlir::posenc::registerPosEncPasses() {
+  registerPosEncConversionPasses();
+  registerPosEncTransformsPasses();
+}
