@@ -11,7 +11,6 @@
 
 #include "posenc/Target/HFConfig.h"
 
-#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
@@ -106,8 +105,8 @@ static int usageError(const llvm::Twine &message) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
-  registerAsmPrinterCLOptions();
-  registerMLIRContextCLOptions();
+  // libLLVM registers hundreds of codegen options; show only ours.
+  cl::HideUnrelatedOptions(translateCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "posenc translation driver\n\n"

@@ -299,6 +299,8 @@ struct AttentionConfig {
   int64_t qkHeadDim = 0;
   int64_t vHeadDim = 0;
   Type elementType;
+  /// The keys the head dim came from, for diagnostics.
+  std::string headDimSource;
   /// Softmax scale when it is not 1/sqrt(qkHeadDim).
   std::optional<double> scale;
 
@@ -496,6 +498,9 @@ LogicalResult Importer::readHeads(StringRef headsKey, StringRef hiddenKey,
              << "(" << *hidden << ") is not divisible by '" << headsKey << "' ("
              << cfg.numHeads << ")";
     headDim = *hidden / cfg.numHeads;
+    cfg.headDimSource = ("'" + hiddenKey + "' / '" + headsKey + "'").str();
+  } else {
+    cfg.headDimSource = "'head_dim'";
   }
   cfg.qkHeadDim = cfg.vHeadDim = *headDim;
   return success();
@@ -557,9 +562,9 @@ LogicalResult Importer::readRotaryDim(const Section &rope) {
            << cfg.rotaryDim << " (head_dim " << headDim
            << "); RoPE needs a positive, even number of channels";
   if (cfg.rotaryDim % 2 != 0)
-    return r.error() << "head_dim " << headDim
-                     << " is odd: RoPE rotates pairs of channels (set "
-                        "'partial_rotary_factor' for partial rotary)";
+    return r.error() << "head_dim " << headDim << " (" << cfg.headDimSource
+                     << ") is odd: RoPE rotates pairs of channels (a "
+                        "'partial_rotary_factor' can select an even part)";
   return success();
 }
 
@@ -605,8 +610,9 @@ LogicalResult Importer::readScaling(const Section &rope, StringRef typeKey) {
   auto requireNtkDim = [&]() -> LogicalResult {
     // base * s^(d/(d-2)) has no exponent for d = 2.
     if (cfg.rotaryDim <= 2)
-      return r.error() << "rope_type " << quote(type)
-                       << " needs rotary_dim > 2, got " << cfg.rotaryDim;
+      return r.error(rope, typeKey)
+             << "= " << quote(type) << " needs rotary_dim > 2, got "
+             << cfg.rotaryDim;
     return success();
   };
 
