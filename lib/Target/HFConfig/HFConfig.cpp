@@ -195,20 +195,24 @@ public:
     return success();
   }
 
-  /// Reads an integer >= `min` (1 unless told); `4096.0` is accepted.
+  /// Reads an integer in [`min`, 2^40] (`min` is 1 unless told); `4096.0` is
+  /// accepted. The cap keeps sums and products of sizes far from overflow.
   LogicalResult readInt(const Section &section, StringRef key,
                         std::optional<int64_t> &out, int64_t min = 1) {
+    constexpr int64_t max = int64_t{1} << 40;
     out.reset();
     const json::Value *value = section.find(key);
     if (!value)
       return success();
     std::optional<int64_t> number = value->getAsInteger();
-    if (!number || *number < min) {
+    if (!number || *number < min || *number > max) {
       InFlightDiagnostic diag = error(section, key);
       if (min == 1)
         diag << "must be a positive integer";
       else
         diag << "must be an integer >= " << min;
+      if (number && *number > max)
+        diag << " <= 2^40";
       return diag << ", got " << describe(*value);
     }
     out = *number;
@@ -411,7 +415,7 @@ LogicalResult Importer::readElementType() {
         return r.error(top, key)
                << "= " << quote(*name)
                << " is not supported (supported: float32, float16, bfloat16; "
-                  "or choose the element type explicitly)";
+                  "the element type can also be chosen explicitly)";
       kind = *parsed;
     }
   }
