@@ -346,7 +346,19 @@ private:
   LogicalResult readDeepseekHeads();
   LogicalResult readRope();
   LogicalResult readRotaryDim(const Section &rope);
+  /// Reads the scaling scheme of `cfg.ropeType` from the RoPE dict `rope`
+  /// (whose type key is `typeKey`) into `cfg.scaling`.
   LogicalResult readScaling(const Section &rope, StringRef typeKey);
+  LogicalResult readLinear(const Section &rope);
+  LogicalResult readNtk(const Section &rope, StringRef typeKey);
+  LogicalResult readDynamic(const Section &rope, StringRef typeKey);
+  LogicalResult readYarn(const Section &rope);
+  LogicalResult readLlama3(const Section &rope);
+  LogicalResult readLongRope(const Section &rope);
+  LogicalResult requirePositive(const Section &rope, StringRef key,
+                                std::optional<double> &out);
+  LogicalResult requireMaxPos(std::optional<int64_t> &out);
+  LogicalResult requireNtkRotaryDim(const Section &rope, StringRef typeKey);
   LogicalResult resolveOriginalMax(const Section &rope,
                                    std::optional<int64_t> &out);
   LogicalResult readDeepseekScale(const Section &rope);
@@ -592,196 +604,213 @@ LogicalResult Importer::resolveOriginalMax(const Section &rope,
   return success();
 }
 
+LogicalResult Importer::requirePositive(const Section &rope, StringRef key,
+                                        std::optional<double> &out) {
+  if (failed(r.readNumber(rope, key, NumberRule::Positive, out)))
+    return failure();
+  if (!out)
+    return r.missing(rope, key)
+           << " (required by rope_type " << quote(cfg.ropeType) << ")";
+  return success();
+}
+
+LogicalResult Importer::requireMaxPos(std::optional<int64_t> &out) {
+  if (failed(r.readInt(top, "max_position_embeddings", out)))
+    return failure();
+  if (!out)
+    return r.missing(top, "max_position_embeddings")
+           << " (required by rope_type " << quote(cfg.ropeType) << ")";
+  return success();
+}
+
+/// NTK variants raise to d/(d-2), which has no value for d = 2.
+LogicalResult Importer::requireNtkRotaryDim(const Section &rope,
+                                            StringRef typeKey) {
+  if (cfg.rotaryDim <= 2)
+    return r.error(rope, typeKey)
+           << "= " << quote(cfg.ropeType) << " needs rotary_dim > 2, got "
+           << cfg.rotaryDim;
+  return success();
+}
+
+LogicalResult Importer::readLinear(const Section &rope) {
+  std::optional<double> factor;
+  if (failed(requirePositive(rope, "factor", factor)))
+    return failure();
+  cfg.scalingFactor = factor;
+  cfg.scaling = LinearAttr::getChecked(attrError(rope), ctx, Real(*factor));
+  return success(cfg.scaling != nullptr);
+}
+
+/// transformers <= v4 static NTK (not in v5). vLLM's "ntk" is a different
+/// formula (`#posenc.ntk<form = vllm>`) and not what a transformers config
+/// means.
+LogicalResult Importer::readNtk(const Section &rope, StringRef typeKey) {
+  std::optional<double> factor;
+  if (failed(requirePositive(rope, "factor", factor)) ||
+      failed(requireNtkRotaryDim(rope, typeKey)))
+    return failure();
+  cfg.scalingFactor = factor;
+  cfg.scaling =
+      NtkAttr::getChecked(attrError(rope), ctx, Real(*factor), NtkForm::hf);
+  return success(cfg.scaling != nullptr);
+}
+
+/// HF dynamic NTK: the base grows with the runtime length beyond
+/// `max_position_embeddings`.
+LogicalResult Importer::readDynamic(const Section &rope, StringRef typeKey) {
+  std::optional<double> factor;
+  std::optional<int64_t> maxPos;
+  if (failed(requirePositive(rope, "factor", factor)) ||
+      failed(requireMaxPos(maxPos)) ||
+      failed(requireNtkRotaryDim(rope, typeKey)))
+    return failure();
+  cfg.scalingFactor = factor;
+  cfg.scaling = DynamicNtkAttr::getChecked(attrError(rope), ctx, Real(*factor),
+                                           *maxPos, DynamicNtkRule::hf);
+  return success(cfg.scaling != nullptr);
+}
+
+LogicalResult Importer::readYarn(const Section &rope) {
+  std::optional<int64_t> originalMax, maxPos;
+  std::optional<double> factor, betaFast, betaSlow, mscale, mscaleAllDim,
+      attentionFactor;
+  std::optional<bool> truncate;
+  if (failed(resolveOriginalMax(rope, originalMax)) ||
+      failed(r.readNumber(rope, "factor", NumberRule::Positive, factor)) ||
+      failed(
+          r.readNumber(rope, "beta_fast", NumberRule::NonNegative, betaFast)) ||
+      failed(
+          r.readNumber(rope, "beta_slow", NumberRule::NonNegative, betaSlow)) ||
+      failed(r.readBool(rope, "truncate", truncate)) ||
+      failed(r.readNumber(rope, "mscale", NumberRule::Finite, mscale)) ||
+      failed(r.readNumber(rope, "mscale_all_dim", NumberRule::Finite,
+                          mscaleAllDim)) ||
+      failed(r.readNumber(rope, "attention_factor", NumberRule::Positive,
+                          attentionFactor)))
+    return failure();
+  // `factor` null: transformers uses max_position_embeddings / original.
+  if (!factor) {
+    if (failed(r.readInt(top, "max_position_embeddings", maxPos)))
+      return failure();
+    if (!maxPos)
+      return r.missing(rope, "factor")
+             << " (and 'max_position_embeddings' is not given to derive it)";
+    factor = static_cast<double>(*maxPos) / static_cast<double>(*originalMax);
+  }
+  // `rope_parameters.get("beta_fast") or 32`: 0 and null mean the default.
+  double fast = betaFast && *betaFast != 0.0 ? *betaFast : 32.0;
+  double slow = betaSlow && *betaSlow != 0.0 ? *betaSlow : 1.0;
+  if (fast < slow)
+    return r.error(rope, "beta_fast")
+           << "(" << formatNumber(fast) << ") must be >= '"
+           << rope.keyPath("beta_slow") << "' (" << formatNumber(slow)
+           << "): swapping them inverts which frequencies are interpolated";
+  // gpt-oss trains with an un-truncated correction range.
+  bool truncateRange = truncate.value_or(cfg.modelType != "gpt_oss");
+  auto real = [](std::optional<double> v) -> std::optional<Real> {
+    if (!v)
+      return std::nullopt;
+    return Real(*v);
+  };
+  cfg.scalingFactor = factor;
+  cfg.scaling = YarnAttr::getChecked(
+      attrError(rope), ctx, Real(*factor), *originalMax, Real(fast), Real(slow),
+      truncateRange, real(mscale), real(mscaleAllDim), real(attentionFactor));
+  return success(cfg.scaling != nullptr);
+}
+
+LogicalResult Importer::readLlama3(const Section &rope) {
+  std::optional<double> factor, low, high;
+  std::optional<int64_t> originalMax;
+  if (failed(requirePositive(rope, "factor", factor)) ||
+      failed(requirePositive(rope, "low_freq_factor", low)) ||
+      failed(requirePositive(rope, "high_freq_factor", high)) ||
+      failed(resolveOriginalMax(rope, originalMax)))
+    return failure();
+  if (*low > *high)
+    return r.error(rope, "low_freq_factor")
+           << "(" << formatNumber(*low) << ") must be <= '"
+           << rope.keyPath("high_freq_factor") << "' (" << formatNumber(*high)
+           << ")";
+  cfg.scalingFactor = factor;
+  cfg.scaling = Llama3Attr::getChecked(attrError(rope), ctx, Real(*factor),
+                                       Real(*low), Real(*high), *originalMax);
+  return success(cfg.scaling != nullptr);
+}
+
+LogicalResult Importer::readLongRope(const Section &rope) {
+  std::optional<SmallVector<double>> shortFactor, longFactor;
+  std::optional<int64_t> originalMax, maxPos;
+  std::optional<double> factor, attentionFactor;
+  if (failed(r.readPositiveList(rope, "short_factor", shortFactor)) ||
+      failed(r.readPositiveList(rope, "long_factor", longFactor)) ||
+      failed(resolveOriginalMax(rope, originalMax)) ||
+      failed(requireMaxPos(maxPos)) ||
+      failed(r.readNumber(rope, "factor", NumberRule::Positive, factor)) ||
+      failed(r.readNumber(rope, "attention_factor", NumberRule::Positive,
+                          attentionFactor)))
+    return failure();
+  for (auto [key, list] :
+       {std::pair<StringRef, std::optional<SmallVector<double>> &>{
+            "short_factor", shortFactor},
+        {"long_factor", longFactor}}) {
+    if (!list)
+      return r.missing(rope, key)
+             << " (required by rope_type " << quote(cfg.ropeType) << ")";
+    int64_t expected = cfg.rotaryDim / 2;
+    if (static_cast<int64_t>(list->size()) != expected)
+      return r.error(rope, key)
+             << "has " << list->size()
+             << " entries, expected rotary_dim/2 = " << expected
+             << " (rotary_dim " << cfg.rotaryDim << ")";
+  }
+  // transformers: s = factor, else max_position_embeddings / original;
+  // attention factor sqrt(1 + ln(s) / ln(original)) unless given.
+  double s = factor.value_or(static_cast<double>(*maxPos) /
+                             static_cast<double>(*originalMax));
+  cfg.scalingFactor = s;
+  double derived =
+      s <= 1.0
+          ? 1.0
+          : std::sqrt(1.0 + std::log(s) /
+                                std::log(static_cast<double>(*originalMax)));
+  if (!attentionFactor && !std::isfinite(derived))
+    return r.error(rope, "original_max_position_embeddings")
+           << "(" << *originalMax
+           << ") gives no finite LongRoPE attention factor; give "
+              "'attention_factor' explicitly";
+  // The attribute's default derives s from max_position_embeddings /
+  // original; an explicit `factor` is spelled out as the attention factor.
+  if (!attentionFactor && factor)
+    attentionFactor = derived;
+  SmallVector<Real> shortReal(shortFactor->begin(), shortFactor->end());
+  SmallVector<Real> longReal(longFactor->begin(), longFactor->end());
+  std::optional<Real> af;
+  if (attentionFactor)
+    af = Real(*attentionFactor);
+  cfg.scaling = LongRopeAttr::getChecked(
+      attrError(rope), ctx, ArrayRef<Real>(shortReal), ArrayRef<Real>(longReal),
+      *originalMax, *maxPos, af, LongRopeSelect::hf);
+  return success(cfg.scaling != nullptr);
+}
+
 LogicalResult Importer::readScaling(const Section &rope, StringRef typeKey) {
   StringRef type = cfg.ropeType;
-  auto requirePositive = [&](StringRef key,
-                             std::optional<double> &out) -> LogicalResult {
-    if (failed(r.readNumber(rope, key, NumberRule::Positive, out)))
-      return failure();
-    if (!out)
-      return r.missing(rope, key)
-             << " (required by rope_type " << quote(type) << ")";
-    return success();
-  };
-  auto requireMaxPos = [&](std::optional<int64_t> &out) -> LogicalResult {
-    if (failed(r.readInt(top, "max_position_embeddings", out)))
-      return failure();
-    if (!out)
-      return r.missing(top, "max_position_embeddings")
-             << " (required by rope_type " << quote(type) << ")";
-    return success();
-  };
-  auto requireNtkDim = [&]() -> LogicalResult {
-    // base * s^(d/(d-2)) has no exponent for d = 2.
-    if (cfg.rotaryDim <= 2)
-      return r.error(rope, typeKey)
-             << "= " << quote(type) << " needs rotary_dim > 2, got "
-             << cfg.rotaryDim;
-    return success();
-  };
-
   if (type == "default")
     return success();
-
-  if (type == "linear") {
-    std::optional<double> factor;
-    if (failed(requirePositive("factor", factor)))
-      return failure();
-    cfg.scalingFactor = factor;
-    cfg.scaling = LinearAttr::getChecked(attrError(rope), ctx, Real(*factor));
-    return success(cfg.scaling != nullptr);
-  }
-
-  if (type == "ntk") {
-    // HF <= v4 static NTK (not in v5); vLLM's "ntk" differs (#posenc.ntk
-    // form = vllm) and is not what a transformers config means.
-    std::optional<double> factor;
-    if (failed(requirePositive("factor", factor)) || failed(requireNtkDim()))
-      return failure();
-    cfg.scalingFactor = factor;
-    cfg.scaling =
-        NtkAttr::getChecked(attrError(rope), ctx, Real(*factor), NtkForm::hf);
-    return success(cfg.scaling != nullptr);
-  }
-
-  if (type == "dynamic") {
-    std::optional<double> factor;
-    std::optional<int64_t> maxPos;
-    if (failed(requirePositive("factor", factor)) ||
-        failed(requireMaxPos(maxPos)) || failed(requireNtkDim()))
-      return failure();
-    cfg.scalingFactor = factor;
-    cfg.scaling = DynamicNtkAttr::getChecked(
-        attrError(rope), ctx, Real(*factor), *maxPos, DynamicNtkRule::hf);
-    return success(cfg.scaling != nullptr);
-  }
-
-  if (type == "yarn") {
-    std::optional<int64_t> originalMax, maxPos;
-    std::optional<double> factor, betaFast, betaSlow, mscale, mscaleAllDim,
-        attentionFactor;
-    std::optional<bool> truncate;
-    if (failed(resolveOriginalMax(rope, originalMax)) ||
-        failed(r.readNumber(rope, "factor", NumberRule::Positive, factor)) ||
-        failed(r.readNumber(rope, "beta_fast", NumberRule::NonNegative,
-                            betaFast)) ||
-        failed(r.readNumber(rope, "beta_slow", NumberRule::NonNegative,
-                            betaSlow)) ||
-        failed(r.readBool(rope, "truncate", truncate)) ||
-        failed(r.readNumber(rope, "mscale", NumberRule::Finite, mscale)) ||
-        failed(r.readNumber(rope, "mscale_all_dim", NumberRule::Finite,
-                            mscaleAllDim)) ||
-        failed(r.readNumber(rope, "attention_factor", NumberRule::Positive,
-                            attentionFactor)))
-      return failure();
-    // `factor` null: transformers uses max_position_embeddings / original.
-    if (!factor) {
-      if (failed(r.readInt(top, "max_position_embeddings", maxPos)))
-        return failure();
-      if (!maxPos)
-        return r.missing(rope, "factor")
-               << " (and 'max_position_embeddings' is not given to derive "
-                  "it)";
-      factor = static_cast<double>(*maxPos) / static_cast<double>(*originalMax);
-    }
-    // `rope_parameters.get("beta_fast") or 32`: 0 and null mean the default.
-    double fast = betaFast && *betaFast != 0.0 ? *betaFast : 32.0;
-    double slow = betaSlow && *betaSlow != 0.0 ? *betaSlow : 1.0;
-    if (fast < slow)
-      return r.error(rope, "beta_fast")
-             << "(" << formatNumber(fast) << ") must be >= '"
-             << rope.keyPath("beta_slow") << "' (" << formatNumber(slow)
-             << "): swapping them inverts which frequencies are interpolated";
-    // gpt-oss trains with an un-truncated correction range.
-    bool truncateRange = truncate.value_or(cfg.modelType != "gpt_oss");
-    auto real = [](std::optional<double> v) -> std::optional<Real> {
-      if (!v)
-        return std::nullopt;
-      return Real(*v);
-    };
-    cfg.scalingFactor = factor;
-    cfg.scaling = YarnAttr::getChecked(
-        attrError(rope), ctx, Real(*factor), *originalMax, Real(fast),
-        Real(slow), truncateRange, real(mscale), real(mscaleAllDim),
-        real(attentionFactor));
-    return success(cfg.scaling != nullptr);
-  }
-
-  if (type == "llama3") {
-    std::optional<double> factor, low, high;
-    std::optional<int64_t> originalMax;
-    if (failed(requirePositive("factor", factor)) ||
-        failed(requirePositive("low_freq_factor", low)) ||
-        failed(requirePositive("high_freq_factor", high)) ||
-        failed(resolveOriginalMax(rope, originalMax)))
-      return failure();
-    if (*low > *high)
-      return r.error(rope, "low_freq_factor")
-             << "(" << formatNumber(*low) << ") must be <= '"
-             << rope.keyPath("high_freq_factor") << "' (" << formatNumber(*high)
-             << ")";
-    cfg.scalingFactor = factor;
-    cfg.scaling = Llama3Attr::getChecked(attrError(rope), ctx, Real(*factor),
-                                         Real(*low), Real(*high), *originalMax);
-    return success(cfg.scaling != nullptr);
-  }
-
-  if (type == "longrope") {
-    std::optional<SmallVector<double>> shortFactor, longFactor;
-    std::optional<int64_t> originalMax, maxPos;
-    std::optional<double> factor, attentionFactor;
-    if (failed(r.readPositiveList(rope, "short_factor", shortFactor)) ||
-        failed(r.readPositiveList(rope, "long_factor", longFactor)) ||
-        failed(resolveOriginalMax(rope, originalMax)) ||
-        failed(requireMaxPos(maxPos)) ||
-        failed(r.readNumber(rope, "factor", NumberRule::Positive, factor)) ||
-        failed(r.readNumber(rope, "attention_factor", NumberRule::Positive,
-                            attentionFactor)))
-      return failure();
-    for (auto [key, list] :
-         {std::pair<StringRef, std::optional<SmallVector<double>> &>{
-              "short_factor", shortFactor},
-          {"long_factor", longFactor}}) {
-      if (!list)
-        return r.missing(rope, key)
-               << " (required by rope_type " << quote(type) << ")";
-      int64_t expected = cfg.rotaryDim / 2;
-      if (static_cast<int64_t>(list->size()) != expected)
-        return r.error(rope, key)
-               << "has " << list->size()
-               << " entries, expected rotary_dim/2 = " << expected
-               << " (rotary_dim " << cfg.rotaryDim << ")";
-    }
-    // The attribute's default attention factor uses s = max_pos / original.
-    // transformers uses an explicit `factor` instead when there is one, so
-    // spell that factor out.
-    double s = factor.value_or(static_cast<double>(*maxPos) /
-                               static_cast<double>(*originalMax));
-    cfg.scalingFactor = s;
-    if (!attentionFactor && factor) {
-      attentionFactor =
-          s <= 1.0 ? 1.0
-                   : std::sqrt(1.0 + std::log(s) / std::log(static_cast<double>(
-                                                       *originalMax)));
-      if (!std::isfinite(*attentionFactor))
-        return r.error(rope, "factor")
-               << "(" << formatNumber(s)
-               << ") gives a non-finite attention factor with "
-                  "original_max_position_embeddings "
-               << *originalMax;
-    }
-    SmallVector<Real> shortReal(shortFactor->begin(), shortFactor->end());
-    SmallVector<Real> longReal(longFactor->begin(), longFactor->end());
-    std::optional<Real> af;
-    if (attentionFactor)
-      af = Real(*attentionFactor);
-    cfg.scaling = LongRopeAttr::getChecked(
-        attrError(rope), ctx, ArrayRef<Real>(shortReal),
-        ArrayRef<Real>(longReal), *originalMax, *maxPos, af,
-        LongRopeSelect::hf);
-    return success(cfg.scaling != nullptr);
-  }
-
+  if (type == "linear")
+    return readLinear(rope);
+  if (type == "ntk")
+    return readNtk(rope, typeKey);
+  if (type == "dynamic")
+    return readDynamic(rope, typeKey);
+  if (type == "yarn")
+    return readYarn(rope);
+  if (type == "llama3")
+    return readLlama3(rope);
+  if (type == "longrope")
+    return readLongRope(rope);
   return r.error(rope, typeKey)
          << "= " << quote(type)
          << " is not supported (supported: default, linear, dynamic, ntk, "
