@@ -29,7 +29,7 @@ config.environment["FILECHECK_OPTS"] = (
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.posenc_tools_dir, config.llvm_tools_dir]
-tools = ["posenc-opt"]
+tools = ["posenc-opt", "posenc-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Python packages of the numerics tests (installed by scripts/setup.sh);
