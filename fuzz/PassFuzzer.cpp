@@ -1,0 +1,304 @@
+//===- PassFuzzer.cpp - libFuzzer target: parse, verify, run a posenc pass ===//
+//
+// Input: one selector byte, then MLIR text. The selector picks one entry of
+// the target list (byte % size): every pass and pass pipeline that
+// `registerPosEncPasses()` registers (enumerated from the global registry, so
+// new ones are fuzzed without touching this file) plus a few fixed chains,
+// each in two hosts: "full" (the dialects of the tests and every upstream
+// extension, as posenc-opt and mlir-opt have) and "minimal" (only what
+// `registerPosEncDialects()` and func provide, as a lean embedding host).
+//
+// Each input is parsed and verified in a fresh context; IR that does not
+// verify stops there (it must never reach a pass). Verified IR must print
+// and parse back, then the selected pipeline runs, verifying after every
+// pass. Diagnostics (parse errors, verifier errors, a pass that fails) are
+// fine; crashes, assertions, sanitizer reports, hangs, round-trip failures
+// and a pass that succeeds but leaves IR that does not verify are bugs.
+//
+// `POSENC_FUZZ_LIST_TARGETS=1 posenc-pass-fuzzer` prints the target list
+// (index, name, pipeline, host) and exits; scripts/fuzz.sh passes its length
+// to fuzz/make-seeds.py. With `POSENC_FUZZ_STATS=FILE`, each process appends
+// per-target counts to FILE at exit (see writeStats).
+//
+//===----------------------------------------------------------------------===//
+
+#include "posenc/IR/PosEncDialect.h"
+#include "posenc/InitPosEnc.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace mlir;
+
+namespace {
+
+/// One fuzzed configuration: a textual pipeline nested under the module.
+struct Target {
+  std::string name;
+  std::string pipeline;
+  bool minimalHost;
+  /// Inputs that selected this target / parsed and verified (so ran the
+  /// pipeline) / of those, contained posenc ops / the pipeline succeeded.
+  uint64_t selected = 0, ran = 0, ranOnPosEnc = 0, succeeded = 0;
+};
+
+/// Pipelines beyond single registry entries, in the order a compiler runs
+/// them. Entries naming a pass that is not registered are dropped.
+constexpr const char *kChains[] = {
+    "posenc-fold-frequencies,convert-posenc-to-linalg",
+    "posenc-fold-frequencies,convert-posenc-to-linalg,"
+    "func.func(posenc-tile-and-vectorize)",
+    "convert-posenc-to-linalg,func.func(posenc-tile-and-vectorize{vector-"
+    "width=1})",
+    "convert-posenc-to-linalg,func.func(posenc-tile-and-vectorize{vector-"
+    "width=7})",
+};
+
+/// A lean host: posenc's own dialect list and func, nothing else.
+DialectRegistry &getMinimalRegistry() {
+  static DialectRegistry *registry = [] {
+    auto *r = new DialectRegistry;
+    posenc::registerPosEncDialects(*r);
+    r->insert<func::FuncDialect>();
+    return r;
+  }();
+  return *registry;
+}
+
+/// A full host: the dialects of the tests and pass results, and every
+/// upstream extension (interface models), as in posenc-opt.
+DialectRegistry &getFullRegistry() {
+  static DialectRegistry *registry = [] {
+    auto *r = new DialectRegistry;
+    posenc::registerPosEncDialects(*r);
+    r->insert<func::FuncDialect, scf::SCFDialect, vector::VectorDialect>();
+    registerAllExtensions(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+/// Names of every registered pass and pass pipeline. A pass-name parser with
+/// an empty argument registers each registry entry as its own command-line
+/// literal (mlir-opt's `--cse`), which makes the registry enumerable.
+std::vector<std::string> getRegisteredPassArguments() {
+  static auto *parser =
+      new PassNameCLParser("", "passes and pipelines to fuzz");
+  (void)parser;
+  std::vector<std::string> names;
+  for (auto &entry : llvm::cl::getRegisteredOptions()) {
+    StringRef name = entry.first;
+    if (PassInfo::lookup(name) || PassPipelineInfo::lookup(name))
+      names.push_back(name.str());
+  }
+  llvm::sort(names);
+  return names;
+}
+
+/// Runs `pipeline` (nested under the module) on a module with one function.
+bool runsOnTrivialModule(StringRef pipeline) {
+  MLIRContext ctx(getFullRegistry(), MLIRContext::Threading::DISABLED);
+  ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      "func.func @f() { return }", ParserConfig(&ctx));
+  PassManager pm = PassManager::on<ModuleOp>(&ctx);
+  return module && succeeded(parsePassPipeline(pipeline, pm, llvm::nulls())) &&
+         succeeded(pm.run(*module));
+}
+
+/// How to nest registry entry `name` under the module: by its anchor op when
+/// it has one, directly when it runs on a module, else on every op of the
+/// module it can be scheduled on (`any`, e.g. function interface passes).
+std::string nestedPipeline(StringRef name) {
+  if (const PassInfo *info = PassInfo::lookup(name)) {
+    OpPassManager probe;
+    auto ignore = [](const Twine &) { return failure(); };
+    if (succeeded(info->addToPipeline(probe, "", ignore)) &&
+        probe.size() == 1) {
+      std::optional<StringRef> anchor = probe.getPasses().begin()->getOpName();
+      if (anchor && *anchor == ModuleOp::getOperationName())
+        return name.str();
+      if (anchor)
+        return (*anchor + "(" + name + ")").str();
+    }
+  }
+  if (runsOnTrivialModule(name))
+    return name.str();
+  return ("any(" + name + ")").str();
+}
+
+std::vector<Target> &getTargets() {
+  static std::vector<Target> *targets = [] {
+    auto *list = new std::vector<Target>;
+    std::vector<std::pair<std::string, std::string>> pipelines;
+    for (const std::string &name : getRegisteredPassArguments())
+      pipelines.emplace_back(name, nestedPipeline(name));
+    for (const char *chain : kChains) {
+      MLIRContext ctx(getFullRegistry());
+      PassManager pm = PassManager::on<ModuleOp>(&ctx);
+      if (succeeded(parsePassPipeline(chain, pm, llvm::nulls())))
+        pipelines.emplace_back("chain", chain);
+    }
+    for (bool minimalHost : {false, true})
+      for (auto &[name, pipeline] : pipelines)
+        list->push_back({name, pipeline, minimalHost});
+    return list;
+  }();
+  return *targets;
+}
+
+[[noreturn]] void fail(const Twine &what, StringRef text) {
+  llvm::errs() << "posenc-pass-fuzzer: " << what << "\n--- input IR ---\n"
+               << text << "\n";
+  llvm::errs().flush();
+  std::abort();
+}
+
+/// Verifies the IR after every pass that reports success: a pass may fail
+/// on IR it cannot handle, but must not claim success and leave IR that does
+/// not verify (the pass manager's own verifier would report both alike).
+struct VerifyAfterSuccess : PassInstrumentation {
+  explicit VerifyAfterSuccess(StringRef input) : input(input) {}
+
+  void runAfterPass(Pass *pass, Operation *op) override {
+    std::string diagnostics;
+    {
+      ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &d) {
+        diagnostics += d.str() + "\n";
+        return success();
+      });
+      if (succeeded(verify(op)))
+        return;
+    }
+    std::string ir;
+    llvm::raw_string_ostream os(ir);
+    op->print(os, OpPrintingFlags().printGenericOpForm().assumeVerified());
+    fail(Twine("pass '") + pass->getName() +
+             "' succeeded but the IR does not verify:\n" + diagnostics +
+             "--- IR after the pass ---\n" + ir,
+         input);
+  }
+
+  StringRef input;
+};
+
+/// Appends one line per target to $POSENC_FUZZ_STATS: `pass-fuzzer <index>
+/// <selected> <ran> <ran-on-posenc> <succeeded> <host> <pipeline>`, tab
+/// separated (scripts/fuzz.sh sums the lines of all processes).
+void writeStats() {
+  const char *path = std::getenv("POSENC_FUZZ_STATS");
+  if (!path)
+    return;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (auto [i, t] : llvm::enumerate(getTargets()))
+    os << "pass-fuzzer\t" << i << '\t' << t.selected << '\t' << t.ran << '\t'
+       << t.ranOnPosEnc << '\t' << t.succeeded << '\t'
+       << (t.minimalHost ? "minimal" : "full") << '\t' << t.pipeline << '\n';
+  if (FILE *file = std::fopen(path, "a")) {
+    std::fwrite(text.data(), 1, text.size(), file);
+    std::fclose(file);
+  }
+}
+
+} // namespace
+
+/// libMLIR.so is not instrumented, but LLVM's BumpPtrAllocator poisons and
+/// unpoisons its slabs from whichever code inlines it: allocations made by
+/// libMLIR's copy stay poisoned for ours (false use-after-poison reports).
+/// scripts/fuzz.sh and scripts/test-sanitizers.sh set the same option.
+extern "C" const char *__asan_default_options() {
+  return "allow_user_poisoning=0";
+}
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***) {
+  posenc::registerPosEncPasses();
+  std::vector<Target> &targets = getTargets();
+  if (targets.empty()) {
+    llvm::errs() << "posenc-pass-fuzzer: no passes registered\n";
+    std::abort();
+  }
+  std::atexit(writeStats);
+  if (std::getenv("POSENC_FUZZ_LIST_TARGETS")) {
+    for (auto [i, target] : llvm::enumerate(targets))
+      llvm::outs() << i << '\t' << target.name << '\t' << target.pipeline
+                   << '\t' << (target.minimalHost ? "minimal" : "full") << '\n';
+    llvm::outs().flush();
+    std::exit(0);
+  }
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (size < 1)
+    return 0;
+  std::vector<Target> &targets = getTargets();
+  Target &target = targets[data[0] % targets.size()];
+  ++target.selected;
+  StringRef text(reinterpret_cast<const char *>(data + 1), size - 1);
+  // Bytecode goes to the upstream bytecode reader, not to posenc code.
+  if (text.starts_with("ML\xEFR"))
+    return 0;
+
+  MLIRContext ctx(target.minimalHost ? getMinimalRegistry() : getFullRegistry(),
+                  MLIRContext::Threading::DISABLED);
+  ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
+  ParserConfig config(&ctx, /*verifyAfterParse=*/true);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
+  if (!module)
+    return 0; // Does not parse or does not verify: never reaches a pass.
+
+  // Whatever verifies prints in a form that parses and verifies again.
+  std::string printed;
+  {
+    llvm::raw_string_ostream os(printed);
+    module->print(os);
+  }
+  if (!parseSourceString<ModuleOp>(printed, config))
+    fail("verified IR does not parse back after printing:\n" + printed, text);
+
+  ++target.ran;
+  if (module
+          ->walk([](Operation *op) {
+            return isa<posenc::PosEncDialect>(op->getDialect())
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted())
+    ++target.ranOnPosEnc;
+
+  PassManager pm = PassManager::on<ModuleOp>(&ctx);
+  pm.enableVerifier(false); // VerifyAfterSuccess verifies, more strictly
+  pm.addInstrumentation(std::make_unique<VerifyAfterSuccess>(text));
+  if (failed(parsePassPipeline(target.pipeline, pm, llvm::errs())))
+    fail("cannot build pipeline '" + target.pipeline + "'", text);
+  if (succeeded(pm.run(*module))) {
+    ++target.succeeded;
+    // The result must print (it verified after every pass).
+    std::string result;
+    llvm::raw_string_ostream os(result);
+    module->print(os);
+  }
+  return 0;
+}

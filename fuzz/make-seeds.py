@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora and dictionaries of the posenc fuzz targets.
+
+  make-seeds.py --targets N --out DIR
+
+DIR/pass/       every test/**/*.mlir case (split at `// -----`, comment lines
+                dropped), once per fuzz target: the first byte selects the
+                pass or pipeline (posenc-pass-fuzzer takes it modulo its
+                target count N).
+DIR/hf-config/  every test/Translate/Inputs/*.json and every config section
+                of test/Translate/*.test, under option bytes 0, 65 and 122
+                (options: see fuzz/HFConfigFuzzer.cpp).
+DIR/pass.dict, DIR/hf-config.dict
+                libFuzzer dictionaries: the words and punctuation of those
+                inputs plus edge-case values (the MLIR parser lives in an
+                uninstrumented libMLIR.so, so libFuzzer cannot learn its
+                keywords by itself).
+"""
+
+import argparse
+import hashlib
+import json
+import pathlib
+import re
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+EDGE_NUMBERS = [
+    "0", "-1", "1", "2", "3", "-9223372036854775808", "9223372036854775807",
+    "9223372036854775806", "4611686018427387904", "2147483647", "4294967296",
+    "1099511627776", "1e999", "-1e999", "1e-320", "0.0", "-0.0", "nan", "inf",
+    "0x7FF8000000000000", "0x7FF0000000000000", "0xFFF0000000000000",
+    "1.000000e+00", "1.0e+308",
+]
+MLIR_TOKENS = [
+    "?", "x", "xf32", "xf16", "xbf16", "xf64", "xi64", "xi32", "xindex",
+    "xi128", "xi1", "tensor<", "tensor<?x", ">", "<", "(", ")", "[", "]",
+    "{", "}", ",", ":", "=", "->", "%", "#posenc.", "func.func", "return",
+    "arith.constant", "dense<", "index", "i1", "i8", "i64", "i128", "f32",
+    "f64", "unit", "true", "false", "// -----",
+]
+JSON_TOKENS = [
+    "{", "}", "[", "]", ":", ",", "\"", "null", "true", "false", "{}", "[]",
+    "\"rope_scaling\"", "\"rope_parameters\"", "\"rope_type\"", "\"type\"",
+]
+
+
+def split_cases(text):
+    """MLIR test cases of a file, without comment-only lines."""
+    cases = []
+    for case in re.split(r"^// -----.*$", text, flags=re.M):
+        lines = [l for l in case.splitlines()
+                 if not l.lstrip().startswith("//") and l.strip()]
+        if lines:
+            cases.append("\n".join(lines) + "\n")
+    return cases
+
+
+def json_sections(path):
+    """Config bodies of a split-file .test (`#--- name.json` sections)."""
+    out, current = [], None
+    for line in path.read_text().splitlines():
+        if line.startswith("#--- "):
+            if current is not None:
+                out.append("\n".join(current) + "\n")
+            current = [] if line.endswith(".json") else None
+        elif current is not None:
+            current.append(line)
+    if current is not None:
+        out.append("\n".join(current) + "\n")
+    return out
+
+
+def write(directory, prefix, body):
+    name = hashlib.sha1(prefix + body).hexdigest()
+    (directory / name).write_bytes(prefix + body)
+
+
+def dict_line(token):
+    escaped = "".join(
+        c if 32 <= ord(c) < 127 and c not in '"\\' else "\\x%02X" % ord(c)
+        for c in token)
+    return '"%s"\n' % escaped
+
+
+def write_dict(path, tokens):
+    path.write_text("".join(dict_line(t) for t in sorted(set(tokens)) if t))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--targets", type=int, required=True,
+                        help="target count of posenc-pass-fuzzer")
+    parser.add_argument("--out", type=pathlib.Path, required=True)
+    args = parser.parse_args()
+
+    pass_dir = args.out / "pass"
+    hf_dir = args.out / "hf-config"
+    pass_dir.mkdir(parents=True, exist_ok=True)
+    hf_dir.mkdir(parents=True, exist_ok=True)
+
+    words = set(MLIR_TOKENS) | set(EDGE_NUMBERS)
+    cases = 0
+    for path in sorted((ROOT / "test").rglob("*.mlir")):
+        for case in split_cases(path.read_text()):
+            cases += 1
+            for target in range(args.targets):
+                write(pass_dir, bytes([target]), case.encode())
+            words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", case))
+            words.update(re.findall(r"#posenc\.[a-z_0-9]+<", case))
+    write_dict(args.out / "pass.dict", [w for w in words if len(w) <= 40])
+
+    keys = set(JSON_TOKENS) | set(EDGE_NUMBERS)
+    configs = [p.read_text() for p in
+               sorted((ROOT / "test/Translate/Inputs").glob("*.json"))]
+    for path in sorted((ROOT / "test/Translate").glob("*.test")):
+        configs.extend(json_sections(path))
+    for config in configs:
+        for flags in (0, 65, 122):
+            write(hf_dir, bytes([flags]), config.encode())
+        try:
+            stack = [json.loads(config)]
+        except ValueError:
+            continue
+        while stack:
+            value = stack.pop()
+            if isinstance(value, dict):
+                keys.update('"%s"' % k for k in value)
+                stack.extend(value.values())
+            elif isinstance(value, list):
+                stack.extend(value)
+            elif isinstance(value, str):
+                keys.add('"%s"' % value)
+    write_dict(args.out / "hf-config.dict", [k for k in keys if len(k) <= 60])
+    print("make-seeds: %d MLIR cases x %d targets, %d configs x 3 option bytes"
+          % (cases, args.targets, len(configs)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Fuzzes posenc with libFuzzer on the ASan + UBSan build
+# (scripts/build-sanitizers.sh): posenc-pass-fuzzer runs every registered
+# posenc pass and pipeline on mutated test IR, posenc-hf-config-fuzzer the
+# Hugging Face config.json importer on mutated configs (docs/testing.md).
+#
+#   scripts/fuzz.sh --ci            bounded run for CI: both targets in
+#                                   parallel, ${POSENC_FUZZ_SECONDS:-50} s each
+#                                   from the seeds only (reproducible budget)
+#   scripts/fuzz.sh --long HOURS    long run: both targets, HOURS each (may be
+#                                   fractional), corpus kept in
+#                                   $BUILD_DIR/fuzz/corpus/, crashes collected
+#                                   without stopping (-fork)
+#   scripts/fuzz.sh --repro FILE... runs crash files through the target named
+#                                   by their directory or prefix (pass / hf)
+#
+# Crash, timeout and OOM inputs land in $BUILD_DIR/fuzz/artifacts/. Exit code
+# 1 when any target found one. POSENC_SKIP_FUZZ=1 skips --ci.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${POSENC_ASAN_BUILD_DIR:-build-asan}
+mode=${1:-}
+case "$mode" in
+  --ci)
+    if [ "${POSENC_SKIP_FUZZ:-0}" = 1 ]; then
+      echo "fuzz: skipped (POSENC_SKIP_FUZZ=1)"
+      exit 0
+    fi
+    seconds=${POSENC_FUZZ_SECONDS:-50} ;;
+  --long)
+    hours=${2:?usage: scripts/fuzz.sh --long HOURS}
+    seconds=$(python3 -c "print(max(1, int(float('$hours') * 3600)))") ;;
+  --repro)
+    shift
+    [ $# -gt 0 ] || { echo "usage: scripts/fuzz.sh --repro FILE..." >&2; exit 2; } ;;
+  *)
+    echo "usage: scripts/fuzz.sh --ci | --long HOURS | --repro FILE..." >&2
+    exit 2 ;;
+esac
+
+scripts/build-sanitizers.sh >/dev/null || { echo "fuzz: build failed" >&2; exit 1; }
+BIN="$BUILD_DIR/bin"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1:allow_user_poisoning=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}
+export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-22/bin/llvm-symbolizer
+
+if [ "$mode" = --repro ]; then
+  status=0
+  for f in "$@"; do
+    case "$f" in
+      *hf*) target=posenc-hf-config-fuzzer ;;
+      *) target=posenc-pass-fuzzer ;;
+    esac
+    echo "== $target $f"
+    "$BIN/$target" "$f" || status=1
+  done
+  exit "$status"
+fi
+
+work="$BUILD_DIR/fuzz"
+mkdir -p "$work/artifacts"
+seeds="$work/seeds"
+rm -rf "$seeds"
+ntargets=$(POSENC_FUZZ_LIST_TARGETS=1 "$BIN/posenc-pass-fuzzer" | tee "$work/pass-targets.txt" | wc -l)
+echo "fuzz: posenc-pass-fuzzer targets:"
+sed 's/^/  /' "$work/pass-targets.txt"
+python3 fuzz/make-seeds.py --targets "$ntargets" --out "$seeds" || exit 1
+
+# run NAME FUZZER SEEDS DICT: fuzzes into a corpus directory, logs to
+# $work/NAME.log.
+run() {
+  local name=$1 fuzzer=$2 seed_dir=$3 dict=$4 corpus
+  local -a flags=(-max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096
+                  -dict="$dict" -print_final_stats=1 -use_value_profile=1
+                  -artifact_prefix="$work/artifacts/$name-")
+  if [ "$mode" = --ci ]; then
+    corpus="$work/ci-corpus/$name"
+    rm -rf "$corpus"
+  else
+    corpus="$work/corpus/$name"
+    flags+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+  fi
+  mkdir -p "$corpus"
+  rm -f "$work/$name.stats"
+  POSENC_FUZZ_STATS="$work/$name.stats" \
+    "$BIN/$fuzzer" "${flags[@]}" "$corpus" "$seed_dir" >"$work/$name.log" 2>&1
+}
+
+echo "fuzz: $seconds s per target, logs in $work/*.log"
+before=$(ls "$work/artifacts" | wc -l)
+run pass posenc-pass-fuzzer "$seeds/pass" "$seeds/pass.dict" &
+pass_pid=$!
+run hf-config posenc-hf-config-fuzzer "$seeds/hf-config" "$seeds/hf-config.dict" &
+hf_pid=$!
+status=0
+wait "$pass_pid" || status=1
+wait "$hf_pid" || status=1
+
+for name in pass hf-config; do
+  log="$work/$name.log"
+  runs=$(grep -oE "^Done [0-9]+ runs in [0-9]+ second" "$log" | tail -1)
+  execs=$(grep -E "stat::number_of_executed_units" "$log" | tail -1 | awk '{print $2}')
+  speed=$(grep -E "stat::average_exec_per_sec" "$log" | tail -1 | awk '{print $2}')
+  cov=$(grep -E "^#[0-9]+ +(DONE|INITED|NEW|REDUCE|pulse)" "$log" | tail -1 | grep -oE "cov: [0-9]+ ft: [0-9]+")
+  echo "fuzz: $name: ${execs:-?} executions (${runs:-no 'Done' line}), ${speed:-?} exec/s, ${cov:-cov ?}"
+  if grep -qE "^==[0-9]+==ERROR|^SUMMARY: |deadly signal|posenc-.*-fuzzer: " "$log"; then
+    echo "fuzz: $name: FAILURE, from $log:"
+    grep -E "ERROR|SUMMARY|runtime error|posenc-.*-fuzzer: |Test unit written" "$log" | head -20
+    status=1
+  fi
+done
+# Per-target counts written by the harnesses (summed over fork children).
+if [ -s "$work/pass.stats" ]; then
+  echo "fuzz: pass: per pipeline: selected / parsed+verified (ran) / ran on posenc ops / succeeded"
+  awk -F'\t' '$1 == "pass-fuzzer" {
+      key = $7 "\t" $8; if (!(key in sel)) order[n++] = key
+      sel[key] += $3; ran[key] += $4; pe[key] += $5; ok[key] += $6 }
+    END { for (i = 0; i < n; i++) { k = order[i]; split(k, f, "\t")
+      printf "  %-8s %-90s %8d %8d %8d %8d\n", f[1], f[2], sel[k], ran[k], pe[k], ok[k]
+      tr += ran[k] }
+      printf "  total inputs that ran a pipeline: %d\n", tr }' "$work/pass.stats"
+fi
+if [ -s "$work/hf-config.stats" ]; then
+  awk -F'\t' '$1 == "hf-config-fuzzer" { i += $2; a += $3; r += $4; l += $5 }
+    END { printf "fuzz: hf-config: %d inputs, %d imported, %d rejected with one error, %d imported and lowered\n", i, a, r, l }' \
+    "$work/hf-config.stats"
+fi
+after=$(ls "$work/artifacts" | wc -l)
+if [ "$after" -gt "$before" ]; then
+  echo "fuzz: new artifacts in $work/artifacts:"
+  ls -t "$work/artifacts" | head -$((after - before)) | sed 's/^/  /'
+  status=1
+fi
+echo "fuzz: $([ $status = 0 ] && echo "0 crashes" || echo FAILED)"
+exit "$status"
