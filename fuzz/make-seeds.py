@@ -4,9 +4,11 @@
   make-seeds.py --targets N --out DIR
 
 DIR/pass/       every test/**/*.mlir case (split at `// -----`, comment lines
-                dropped), once per fuzz target: the first byte selects the
-                pass or pipeline (posenc-pass-fuzzer takes it modulo its
-                target count N).
+                dropped): valid cases once per fuzz target (the first byte
+                selects the pass or pipeline; posenc-pass-fuzzer takes it
+                modulo its target count N), cases that expect a verifier
+                error once (mutating them mostly exercises the verifiers,
+                and N copies would crowd out the cases that reach passes).
 DIR/hf-config/  every test/Translate/Inputs/*.json and every config section
                 of test/Translate/*.test, under option bytes 0, 65 and 122
                 (options: see fuzz/HFConfigFuzzer.cpp).
@@ -46,13 +48,14 @@ JSON_TOKENS = [
 
 
 def split_cases(text):
-    """MLIR test cases of a file, without comment-only lines."""
+    """(case, expects_error) of a file's MLIR test cases, comment lines
+    dropped."""
     cases = []
     for case in re.split(r"^// -----.*$", text, flags=re.M):
         lines = [l for l in case.splitlines()
                  if not l.lstrip().startswith("//") and l.strip()]
         if lines:
-            cases.append("\n".join(lines) + "\n")
+            cases.append(("\n".join(lines) + "\n", "expected-error" in case))
     return cases
 
 
@@ -100,10 +103,14 @@ def main():
     hf_dir.mkdir(parents=True, exist_ok=True)
 
     words = set(MLIR_TOKENS) | set(EDGE_NUMBERS)
-    cases = 0
+    valid = invalid = 0
     for path in sorted((ROOT / "test").rglob("*.mlir")):
-        for case in split_cases(path.read_text()):
-            cases += 1
+        for case, expects_error in split_cases(path.read_text()):
+            if expects_error:
+                invalid += 1
+                write(pass_dir, bytes([0]), case.encode())
+                continue
+            valid += 1
             for target in range(args.targets):
                 write(pass_dir, bytes([target]), case.encode())
             words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", case))
@@ -132,8 +139,9 @@ def main():
             elif isinstance(value, str):
                 keys.add('"%s"' % value)
     write_dict(args.out / "hf-config.dict", [k for k in keys if len(k) <= 60])
-    print("make-seeds: %d MLIR cases x %d targets, %d configs x 3 option bytes"
-          % (cases, args.targets, len(configs)))
+    print("make-seeds: %d valid MLIR cases x %d targets, %d invalid ones, "
+          "%d configs x 3 option bytes"
+          % (valid, args.targets, invalid, len(configs)))
 
 
 if __name__ == "__main__":

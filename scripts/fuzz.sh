@@ -71,7 +71,7 @@ python3 fuzz/make-seeds.py --targets "$ntargets" --out "$seeds" || exit 1
 run() {
   local name=$1 fuzzer=$2 seed_dir=$3 dict=$4 corpus
   local -a flags=(-max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096
-                  -dict="$dict" -print_final_stats=1 -use_value_profile=1
+                  -dict="$dict" -print_final_stats=1
                   -artifact_prefix="$work/artifacts/$name-")
   if [ "$mode" = --ci ]; then
     corpus="$work/ci-corpus/$name"
