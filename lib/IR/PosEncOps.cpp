@@ -6,6 +6,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 
@@ -71,6 +73,14 @@ static bool staticMismatch(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
   return llvm::any_of(llvm::zip_equal(a, b), [](auto pair) {
     return staticMismatch(std::get<0>(pair), std::get<1>(pair));
   });
+}
+
+/// `a + b` in decimal, exact even where int64_t overflows (for diagnostics;
+/// extents and attribute values reach 2^63 - 1).
+static std::string formatSum(int64_t a, int64_t b) {
+  return llvm::toString(APInt(128, a, /*isSigned=*/true) +
+                            APInt(128, b, /*isSigned=*/true),
+                        10, /*Signed=*/true);
 }
 
 static LogicalResult verifyRotaryDim(Operation *op, int64_t rotaryDim,
@@ -162,6 +172,8 @@ LogicalResult RopeFrequenciesOp::verify() {
 
 LogicalResult RopeFrequenciesOp::fold(FoldAdaptor adaptor,
                                       SmallVectorImpl<OpFoldResult> &results) {
+  if (getRotaryDim() / 2 > kMaxConstantElements)
+    return failure();
   RopeScalingAttrInterface scaling = getScalingAttr();
   std::optional<int64_t> seqLen;
   if (scaling && scaling.needsSeqLen()) {
@@ -235,15 +247,16 @@ LogicalResult RotaryOp::verify() {
     if (sections->size() < 2)
       return emitOpError("mrope_sections needs at least 2 axes, got ")
              << sections->size();
-    int64_t total = 0;
+    APInt total(128, 0); // exact: entries reach 2^63 - 1
     for (int64_t s : *sections) {
       if (s <= 0)
         return emitOpError("mrope_sections entries must be > 0");
-      total += s;
+      total += APInt(128, s);
     }
     if (total != rotaryDim / 2)
       return emitOpError("mrope_sections must sum to rotary_dim/2 = ")
-             << rotaryDim / 2 << ", got " << total;
+             << rotaryDim / 2 << ", got "
+             << llvm::toString(total, 10, /*Signed=*/false);
     if (getMropeLayout() == MRopeLayout::interleaved && sections->size() != 3)
       return emitOpError("interleaved M-RoPE is defined for 3 axes (t, h, w), "
                          "got ")
@@ -277,10 +290,13 @@ static LogicalResult verifyAlibiHeads(Operation *op, AlibiSlopesAttr config,
   if (static_cast<bool>(config) == static_cast<bool>(slopes))
     return op->emitOpError("needs exactly one slope source: "
                            "#posenc.alibi_slopes or a slopes tensor");
+  // 0 <= head_offset < num_heads (attribute verifier); compared without
+  // forming head_offset + heads, which can overflow.
   if (config && !ShapedType::isDynamic(heads) &&
-      config.getHeadOffset() + heads > config.getNumHeads())
+      heads > config.getNumHeads() - config.getHeadOffset())
     return op->emitOpError("heads [")
-           << config.getHeadOffset() << ", " << config.getHeadOffset() + heads
+           << config.getHeadOffset() << ", "
+           << formatSum(config.getHeadOffset(), heads)
            << ") exceed num_heads = " << config.getNumHeads();
   if (slopes &&
       staticMismatch(cast<RankedTensorType>(slopes.getType()).getDimSize(0),
@@ -408,10 +424,12 @@ LogicalResult LearnedAbsoluteOp::verify() {
     if (offset && !ShapedType::isDynamic(tableRows) &&
         matchPattern(getPositions(), m_Constant(&constPositions))) {
       for (APInt p : constPositions.getValues<APInt>()) {
-        int64_t pos = p.getSExtValue() + *offset;
-        if (pos < 0 || pos >= tableRows)
+        int64_t pos;
+        if (llvm::AddOverflow(p.getSExtValue(), *offset, pos) || pos < 0 ||
+            pos >= tableRows)
           return emitOpError("position ")
-                 << pos << " is outside the learned table [0, " << tableRows
+                 << formatSum(p.getSExtValue(), *offset)
+                 << " is outside the learned table [0, " << tableRows
                  << "): absolute embeddings cannot extrapolate";
       }
     }
@@ -419,10 +437,12 @@ LogicalResult LearnedAbsoluteOp::verify() {
   }
   if (offset && *offset < 0)
     return emitOpError("offset must be >= 0, got ") << *offset;
+  // offset >= 0 and tokens >= 0 here: offset + tokens > tableRows without
+  // forming the (possibly overflowing) sum.
   if (offset && !ShapedType::isDynamic(tokens) &&
-      !ShapedType::isDynamic(tableRows) && *offset + tokens > tableRows)
+      !ShapedType::isDynamic(tableRows) && tokens > tableRows - *offset)
     return emitOpError("positions [")
-           << *offset << ", " << *offset + tokens
+           << *offset << ", " << formatSum(*offset, tokens)
            << ") exceed the learned table of " << tableRows
            << " rows: absolute embeddings cannot extrapolate";
   return success();
@@ -464,7 +484,10 @@ LogicalResult AttentionOp::verify() {
   if (staticMismatch(q[0], k[0]) || staticMismatch(q[0], v[0]) ||
       staticMismatch(q[0], out[0]))
     return emitOpError("batch sizes differ");
-  if (ShapedType::isDynamic(q[3]) || ShapedType::isDynamic(v[3]))
+  // The key's too: RoPE rotates k's channels [0, rotary_dim) and passes the
+  // rest through, which needs its width.
+  if (ShapedType::isDynamic(q[3]) || ShapedType::isDynamic(k[3]) ||
+      ShapedType::isDynamic(v[3]))
     return emitOpError("head dims must be static");
   if (staticMismatch(q[3], k[3]))
     return emitOpError("query head_dim (")

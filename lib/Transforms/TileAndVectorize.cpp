@@ -3,6 +3,7 @@
 #include "posenc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -46,20 +47,28 @@ SmallVector<int64_t> chooseTileSizes(linalg::LinalgOp op, int64_t width) {
   return sizes;
 }
 
+/// Tiles whose vector would exceed this many elements stay scalar: a static
+/// reduction extent (or vector-width) is user input, and vectorizing builds
+/// IR (masks, constants) proportional to the vector size.
+constexpr int64_t kMaxVectorElements = int64_t(1) << 16;
+
 /// Vector sizes of a tile: the tile sizes, and the full (static) extent of
-/// untiled dims. Empty when a reduction extent is dynamic.
+/// untiled dims. Empty when a reduction extent is dynamic or zero, or the
+/// vector would exceed kMaxVectorElements.
 SmallVector<int64_t> vectorSizesOf(linalg::LinalgOp tiled,
                                    ArrayRef<int64_t> tileSizes) {
   SmallVector<int64_t> ranges = tiled.getStaticLoopRanges();
   SmallVector<int64_t> sizes;
+  int64_t elements = 1;
   for (auto [range, tile] : llvm::zip_equal(ranges, tileSizes)) {
-    if (tile != 0) {
-      sizes.push_back(tile);
-      continue;
-    }
-    if (ShapedType::isDynamic(range))
+    int64_t size = tile != 0 ? tile : range;
+    // Dynamic reductions and empty extents (no vector type) stay scalar.
+    if (ShapedType::isDynamic(size) || size == 0)
       return {};
-    sizes.push_back(range);
+    if (size > kMaxVectorElements / elements)
+      return {};
+    elements *= size;
+    sizes.push_back(size);
   }
   return sizes;
 }
@@ -67,6 +76,14 @@ SmallVector<int64_t> vectorSizesOf(linalg::LinalgOp tiled,
 struct PosEncTileAndVectorizePass
     : posenc::impl::PosEncTileAndVectorizeBase<PosEncTileAndVectorizePass> {
   using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // Tiling goes through linalg's TilingInterface models. Hosts that do not
+    // register every upstream extension (unlike mlir-opt and posenc-opt)
+    // would otherwise leave the promised interface unimplemented.
+    linalg::registerTilingInterfaceExternalModels(registry);
+  }
 
   void runOnOperation() override {
     FunctionOpInterface func = getOperation();
@@ -77,7 +94,10 @@ struct PosEncTileAndVectorizePass
     }
     SmallVector<linalg::LinalgOp> targets;
     func.walk([&](linalg::LinalgOp op) {
-      if (op.hasPureTensorSemantics() && op.getNumLoops() > 0)
+      // Ops with an empty (static 0) iteration space compute nothing, and
+      // tiling them crashes upstream (MLIR 22 linalg::computeTileSizes).
+      if (op.hasPureTensorSemantics() && op.getNumLoops() > 0 &&
+          !llvm::is_contained(op.getStaticLoopRanges(), 0))
         targets.push_back(op);
     });
 
@@ -89,8 +109,13 @@ struct PosEncTileAndVectorizePass
       scf::SCFTilingOptions options;
       options.setTileSizes(getAsIndexOpFoldResult(ctx, tileSizes));
       options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
+      // Registered by getDependentDialects; an op without the model stays
+      // whole.
+      auto tileable = dyn_cast<TilingInterface>(op.getOperation());
+      if (!tileable)
+        continue;
+      FailureOr<scf::SCFTilingResult> tiled =
+          scf::tileUsingSCF(rewriter, tileable, options);
       if (failed(tiled)) {
         // Leave the op whole: it still lowers, just without vectors.
         continue;
@@ -105,10 +130,23 @@ struct PosEncTileAndVectorizePass
       SmallVector<int64_t> vectorSizes = vectorSizesOf(op, tileSizes);
       if (vectorSizes.empty())
         continue;
+      // MLIR 22 masks a vectorized tensor.extract with a mask of the wrong
+      // shape (vector.mask does not verify): tiles that need masks (dynamic
+      // or remainder extents) and read with tensor.extract stay scalar.
+      bool needsMask = llvm::any_of(
+          llvm::zip_equal(op.getStaticLoopRanges(), vectorSizes),
+          [](auto pair) { return std::get<0>(pair) != std::get<1>(pair); });
+      if (needsMask && llvm::any_of(op.getBlock()->getOperations(),
+                                    llvm::IsaPred<tensor::ExtractOp>))
+        continue;
       rewriter.setInsertionPoint(op);
-      FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
-          rewriter, op, vectorSizes, /*inputScalableVecDims=*/{},
-          /*vectorizeNDExtract=*/true);
+      // One flag per vector size: linalg::vectorize reads as many flags as
+      // sizes, and an empty list made it read uninitialized memory (random
+      // scalable dims, IR that does not verify).
+      SmallVector<bool> scalableDims(vectorSizes.size(), false);
+      FailureOr<linalg::VectorizationResult> result =
+          linalg::vectorize(rewriter, op, vectorSizes, scalableDims,
+                            /*vectorizeNDExtract=*/true);
       if (failed(result))
         continue; // stays scalar; still correct
       rewriter.replaceOp(op, result->replacements);

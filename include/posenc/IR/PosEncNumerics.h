@@ -22,6 +22,12 @@
 namespace mlir {
 namespace posenc {
 
+/// The largest table (frequencies, ALiBi slopes, sinusoidal columns) that
+/// folders and lowerings materialize as a constant, in elements. Shapes are
+/// user input and reach 2^63 - 1; larger tables stay unfolded, and the
+/// lowering rejects them with a diagnostic instead of exhausting memory.
+constexpr int64_t kMaxConstantElements = int64_t(1) << 20;
+
 /// Inverse frequencies and the attention factor (which multiplies cos and
 /// sin) of one RoPE configuration.
 struct RopeFrequencies {

@@ -15,7 +15,14 @@ def PosEnc_FloatElement : AnyTypeOf<[F32, F16, BF16]>;
 def PosEnc_FloatTensor : RankedTensorOf<[F32, F16, BF16]>;
 def PosEnc_FreqTensor : 1DTensorOf<[F32, F64]>;
 def PosEnc_IndexTensor : RankedTensorOf<[I32, I64, Index]>;
-def PosEnc_IntOrIndex : AnyTypeOf<[AnySignlessInteger, Index]>;
+// Positions, offsets and lengths are 64-bit quantities (index): wider
+// integers could not be folded, checked or lowered without truncation.
+def PosEnc_SignlessIntAtMost64 : Type<
+    CPred<"$_self.isSignlessInteger() && "
+          "$_self.getIntOrFloatBitWidth() >= 1 && "
+          "$_self.getIntOrFloatBitWidth() <= 64">,
+    "signless integer of 1 to 64 bits", "::mlir::IntegerType">;
+def PosEnc_IntOrIndex : AnyTypeOf<[PosEnc_SignlessIntAtMost64, Index]>;
 def PosEnc_RopeScaling : Attr<
     CPred<"::llvm::isa<::mlir::posenc::RopeScalingAttrInterface>($_self)">,
     "RoPE frequency-scaling attribute"> {

@@ -60,6 +60,12 @@ struct LowerAlibi : OpRewritePattern<AlibiOp> {
     int64_t rank = type.getRank();
     bool batched = rank == 4;
     int64_t hDim = rank - 3, qDim = rank - 2, kDim = rank - 1;
+    if (!op.getSlopes() && type.getDimSize(hDim) > kMaxConstantElements)
+      return op.emitOpError("ALiBi slopes of ")
+             << type.getDimSize(hDim) << " heads exceed the "
+             << kMaxConstantElements
+             << " the lowering materializes as a constant; pass a slopes "
+                "tensor";
 
     // Result extents, dynamic ones read from the operands (see verifier).
     SmallVector<OpFoldResult> sizes;

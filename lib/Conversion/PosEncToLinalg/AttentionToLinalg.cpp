@@ -11,6 +11,7 @@
 #include "LoweringUtils.h"
 #include "Patterns.h"
 
+#include "posenc/IR/PosEncNumerics.h"
 #include "posenc/IR/PosEncOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -68,6 +69,12 @@ struct LowerAttention : OpRewritePattern<AttentionOp> {
     SmallVector<OpFoldResult> vSizes = getSizes(rewriter, loc, v);
     if (qType.isDynamicDim(1) || kType.isDynamicDim(1))
       return rewriter.notifyMatchFailure(op, "dynamic head counts");
+    if (op.getAlibiAttr() && qType.getDimSize(1) > kMaxConstantElements)
+      return op.emitOpError("ALiBi slopes of ")
+             << qType.getDimSize(1) << " heads exceed the "
+             << kMaxConstantElements
+             << " the lowering materializes as a constant; pass alibi "
+                "slopes as a tensor";
     int64_t group = qType.getDimSize(1) / kType.getDimSize(1);
     Value qPositions = op.getQPositions(), kPositions = op.getKPositions();
 

@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::posenc;
 
@@ -90,6 +92,14 @@ struct LowerRopeFrequencies : OpRewritePattern<RopeFrequenciesOp> {
           rewriter, loc, rewriter.getF32FloatAttr(static_cast<float>(factor)));
     };
 
+    // Every scheme but HF dynamic NTK is lowered to constant tables.
+    if (rotaryDim / 2 > kMaxConstantElements &&
+        !(scaling && isa<DynamicNtkAttr>(scaling) && scaling.needsSeqLen()))
+      return op.emitOpError("rotary_dim/2 = ")
+             << rotaryDim / 2 << " frequencies exceed the "
+             << kMaxConstantElements
+             << " the lowering materializes as a constant";
+
     if (!scaling || !scaling.needsSeqLen()) {
       RopeFrequencies freqs =
           computeRopeFrequencies(scaling, rotaryDim, base, std::nullopt);
@@ -111,8 +121,12 @@ struct LowerRopeFrequencies : OpRewritePattern<RopeFrequenciesOp> {
       int64_t original = longRope.getOriginalMaxPositionEmbeddings();
       RopeFrequencies shortFreqs =
           computeRopeFrequencies(scaling, rotaryDim, base, original);
-      RopeFrequencies longFreqs =
-          computeRopeFrequencies(scaling, rotaryDim, base, original + 1);
+      // No i64 length exceeds original = 2^63 - 1: the long set is then never
+      // selected (and original + 1 would overflow).
+      RopeFrequencies longFreqs = computeRopeFrequencies(
+          scaling, rotaryDim, base,
+          original == std::numeric_limits<int64_t>::max() ? original
+                                                          : original + 1);
       Value useLong = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::sgt, len,
           arith::ConstantOp::create(rewriter, loc,

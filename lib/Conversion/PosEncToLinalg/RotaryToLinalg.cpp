@@ -43,11 +43,15 @@ Value emitMRopeAxis(OpBuilder &b, Location loc, Value pair,
   // Interleaved (Qwen3-VL): pair c reads h if c%3==1 && c<3*sec[1], w if
   // c%3==2 && c<3*sec[2], t otherwise.
   Value mod3 = arith::RemUIOp::create(b, loc, pair, idx(3));
+  int64_t pairs = llvm::sum_of(sections); // rotary_dim/2 (verified)
   for (int64_t k : {1, 2}) {
     Value isLane =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mod3, idx(k));
+    // pair < 3 * sec[k], with the bound capped at the pair count (every pair
+    // is below it), so that it cannot overflow.
+    int64_t bound = sections[k] > pairs / 3 ? pairs : 3 * sections[k];
     Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                          pair, idx(3 * sections[k]));
+                                          pair, idx(bound));
     axis = arith::SelectOp::create(
         b, loc, arith::AndIOp::create(b, loc, isLane, inRange), idx(k), axis);
   }
@@ -77,6 +81,12 @@ struct LowerRotary : OpRewritePattern<RotaryOp> {
         cast<RankedTensorType>(positions.getType()).getRank() == prefix + 2;
 
     SmallVector<OpFoldResult> xSizes = getSizes(rewriter, loc, x);
+    // No elements: nothing to rotate. (The slices below would have offset 0
+    // in an extent of 0, which tensor.extract_slice rejects.)
+    if (llvm::is_contained(xType.getShape(), 0)) {
+      rewriter.replaceOp(op, emptyLike(rewriter, loc, xSizes, elementType));
+      return success();
+    }
     Value offset = op.getOffset()
                        ? toI64(rewriter, loc, op.getOffset())
                        : Value(arith::ConstantOp::create(

@@ -33,6 +33,10 @@ struct LowerSinusoidal : OpRewritePattern<SinusoidalOp> {
     auto type = op.getResult().getType();
     int64_t rank = type.getRank();
     int64_t dim = type.getShape().back();
+    if (dim > kMaxConstantElements)
+      return op.emitOpError("encoding dimension ")
+             << dim << " exceeds the " << kMaxConstantElements
+             << " columns the lowering materializes as constants";
     SinusoidalColumns columns =
         sinusoidalColumns(dim, op.getBase().convertToDouble(), op.getLayout());
 

@@ -1180,6 +1180,35 @@ static void reportParseError(Location loc, MLIRContext *ctx,
   emitError(loc) << "malformed JSON: " << text;
 }
 
+/// llvm::json::parse recurses once per nesting level, so a deeply nested
+/// file ("[[[[...") would overflow the stack. Real configs nest 2-4 levels.
+static constexpr int kMaxJsonDepth = 128;
+
+/// Offset of the bracket that opens nesting level kMaxJsonDepth + 1, if any
+/// (brackets inside strings do not count).
+static std::optional<size_t> findExcessiveNesting(StringRef json) {
+  int depth = 0;
+  bool inString = false, escaped = false;
+  for (auto [offset, c] : llvm::enumerate(json)) {
+    if (inString) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonDepth)
+        return offset;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
 FailureOr<OwningOpRef<ModuleOp>>
 mlir::posenc::importHFConfig(StringRef json, MLIRContext *ctx,
                              const HFImportOptions &opts) {
@@ -1196,6 +1225,13 @@ mlir::posenc::importHFConfig(StringRef json, MLIRContext *ctx,
     return emitError(loc) << "sequence length must be > 0, got "
                           << *opts.seqLen;
 
+  if (std::optional<size_t> offset = findExcessiveNesting(json)) {
+    StringRef before = json.take_front(*offset);
+    unsigned line = before.count('\n') + 1;
+    unsigned column = *offset - (before.rfind('\n') + 1) + 1;
+    return emitError(FileLineColLoc::get(ctx, opts.sourceName, line, column))
+           << "JSON nested deeper than " << kMaxJsonDepth << " levels";
+  }
   llvm::Expected<json::Value> parsed = json::parse(json);
   if (!parsed) {
     reportParseError(loc, ctx, opts.sourceName, parsed.takeError());

@@ -1,0 +1,53 @@
+// RUN: posenc-opt %s --split-input-file --convert-posenc-to-linalg | FileCheck %s
+//
+// Lowering inputs at the edges (found by posenc-pass-fuzzer; the overflows
+// show up as UBSan reports in the sanitizer build, scripts/test-sanitizers.sh).
+
+// original_max_position_embeddings = 2^63 - 1: the long factor set was
+// computed for length original + 1 (signed overflow). No i64 length exceeds
+// it, so the select always takes the short set.
+// CHECK-LABEL: func.func @longrope_max_original
+// CHECK: %[[MAX:.+]] = arith.constant 9223372036854775807 : i64
+// CHECK: arith.cmpi sgt, %{{.+}}, %[[MAX]] : i64
+// CHECK: arith.select
+func.func @longrope_max_original(%n: index) -> tensor<2xf32> {
+  %inv, %af = posenc.rope_frequencies dim 4 base 10000.0 scaling(#posenc.longrope<short_factor = [1.0, 1.0], long_factor = [2.0, 2.0], original_max_position_embeddings = 9223372036854775807, max_position_embeddings = 9223372036854775807>) seq_len(%n : index) : tensor<2xf32>, f32
+  return %inv : tensor<2xf32>
+}
+
+// -----
+
+// A static zero extent: nothing to rotate. The pair slices had offset 0 in an
+// extent of 0, which tensor.extract_slice rejects (the pass claimed success
+// and left IR that does not verify).
+// CHECK-LABEL: func.func @rotary_empty_batch
+// CHECK-NOT: tensor.extract_slice
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<0x8x4x16xf32>
+// CHECK: return %[[E]]
+func.func @rotary_empty_batch(%x: tensor<0x8x4x16xf32>, %inv: tensor<8xf32>) -> tensor<0x8x4x16xf32> {
+  %y = posenc.rotary %x half_split dim 16 inv_freq(%inv : tensor<8xf32>) : tensor<0x8x4x16xf32>
+  return %y : tensor<0x8x4x16xf32>
+}
+
+// -----
+
+// The same inside attention (which rotates q and k through posenc.rotary).
+// CHECK-LABEL: func.func @attention_empty_batch
+// CHECK-NOT: tensor.extract_slice
+// CHECK: return
+func.func @attention_empty_batch(%q: tensor<0x8x4x16xf32>, %k: tensor<0x2x6x16xf32>, %v: tensor<0x2x6x8xf32>, %f: tensor<8xf32>) -> tensor<0x8x4x8xf32> {
+  %o = posenc.attention %q, %k, %v causal rope(<layout = half_split, rotary_dim = 16>, %f : tensor<8xf32>) alibi(<num_heads = 8>) : tensor<0x8x4x16xf32>, tensor<0x2x6x16xf32>, tensor<0x2x6x8xf32> -> tensor<0x8x4x8xf32>
+  return %o : tensor<0x8x4x8xf32>
+}
+
+// -----
+
+// Interleaved M-RoPE compares pair < 3 * sections[k]; with sections[1] =
+// 3074457345618258603 that product overflowed. The bound is capped at the
+// pair count (every pair is below it).
+// CHECK-LABEL: func.func @mrope_interleaved_huge_section
+// CHECK: arith.constant 3074457345618258605 : index
+func.func @mrope_interleaved_huge_section(%x: tensor<1x1x6148914691236517210xf32>, %inv: tensor<3074457345618258605xf32>, %p: tensor<3x1xi64>) -> tensor<1x1x6148914691236517210xf32> {
+  %r = posenc.rotary %x half_split dim 6148914691236517210 inv_freq(%inv : tensor<3074457345618258605xf32>) positions(%p : tensor<3x1xi64>) {mrope_sections = array<i64: 1, 3074457345618258603, 1>, mrope_layout = #posenc<mrope_layout interleaved>} : tensor<1x1x6148914691236517210xf32>
+  return %r : tensor<1x1x6148914691236517210xf32>
+}

@@ -1,0 +1,65 @@
+// RUN: posenc-opt %s --split-input-file --pass-pipeline="builtin.module(convert-posenc-to-linalg, func.func(posenc-tile-and-vectorize))" | FileCheck %s
+// RUN: posenc-opt %s --split-input-file --pass-pipeline="builtin.module(convert-posenc-to-linalg, func.func(posenc-tile-and-vectorize{vector-width=7}))" | FileCheck %s --check-prefix=W7
+//
+// posenc-tile-and-vectorize on inputs found by posenc-pass-fuzzer. posenc-opt
+// verifies after the pass: each case failed that check (or crashed) before
+// its fix.
+
+// linalg::vectorize was called with an empty scalable-dims list, and read one
+// flag per vector dimension from it: uninitialized memory, random scalable
+// dims (`vector<[1]xf32>`), IR that failed to verify in most runs.
+// CHECK-LABEL: func.func @sinusoidal_concatenated
+// CHECK: scf.forall
+// CHECK-NOT: {{vector<[^>]*\[}}
+// CHECK: vector.transfer_write
+// W7-LABEL: func.func @sinusoidal_concatenated
+// W7: vector.transfer_write
+func.func @sinusoidal_concatenated() -> tensor<16x7xf32> {
+  %t = posenc.sinusoidal concatenated : tensor<16x7xf32>
+  return %t : tensor<16x7xf32>
+}
+
+// -----
+
+// A remainder tile (8 = 7 + 1) needs masks, and MLIR 22 masks a vectorized
+// tensor.extract with a mask of the wrong shape ('vector.mask' op expects a
+// 'vector<1x7xi1>' mask). Such tiles stay scalar.
+// W7-LABEL: func.func @learned_absolute_remainder_tile
+// W7: scf.forall
+// W7-NOT: vector.mask
+// W7: linalg.generic
+// W7: tensor.extract
+func.func @learned_absolute_remainder_tile(%x: tensor<1x?x8xf32>, %t: tensor<64x8xf32>, %o: index) -> tensor<1x?x8xf32> {
+  %y = posenc.learned_absolute %x, %t offset(%o : index) : tensor<1x?x8xf32>, tensor<64x8xf32>
+  return %y : tensor<1x?x8xf32>
+}
+
+// -----
+
+// An empty iteration space (static extent 0): tiling it crashed in
+// linalg::computeTileSizes. Nothing to compute, so the op is left alone.
+// CHECK-LABEL: func.func @learned_absolute_empty
+// CHECK-NOT: scf.forall
+// CHECK: linalg.generic
+func.func @learned_absolute_empty(%x: tensor<1x?x0xf32>, %t: tensor<128x0xf32>, %o: index) -> tensor<1x?x0xf32> {
+  %y = posenc.learned_absolute %x, %t offset(%o : index) : tensor<1x?x0xf32>, tensor<128x0xf32>
+  return %y : tensor<1x?x0xf32>
+}
+
+// -----
+
+// A static reduction of 2^17 elements would become one 2^17-lane vector
+// (vectorization builds IR proportional to it): tiles beyond 2^16 elements
+// stay scalar.
+// CHECK-LABEL: func.func @long_reduction
+// CHECK: scf.forall
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+func.func @long_reduction(%in: tensor<4x131072xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%in : tensor<4x131072xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
