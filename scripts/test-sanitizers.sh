@@ -30,7 +30,8 @@ if grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$log"; then
   status=1
 fi
 echo "sanitizers: ${ASAN_OPTIONS} / ${UBSAN_OPTIONS}"
-echo "sanitizers: $(count Passed) passed, $(count Failed) failed," \
-  "$(count Unsupported) skipped; build $((t1 - t0)) s, lit $((t2 - t1)) s"
+passed=$(count Passed); failed=$(count Failed); skipped=$(count Unsupported)
+echo "sanitizers: ${passed:-0} passed, ${failed:-0} failed, ${skipped:-0} skipped;" \
+  "build $((t1 - t0)) s, lit $((t2 - t1)) s"
 rm -f "$log"
 exit "$status"
