@@ -4,6 +4,7 @@
 
 #include "posenc/Conversion/Passes.h"
 #include "posenc/IR/PosEncDialect.h"
+#include "posenc/Pipelines/CPUPipeline.h"
 #include "posenc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,4 +23,5 @@ void mlir::posenc::registerPosEncDialects(DialectRegistry &registry) {
 void mlir::posenc::registerPosEncPasses() {
   registerPosEncConversionPasses();
   registerPosEncTransformsPasses();
+  registerCPUPipeline();
 }
