@@ -13,23 +13,26 @@ using namespace mlir::posenc;
 
 std::string
 mlir::posenc::getCPUPipelineText(const CPUPipelineOptions &options) {
-  // Stages: posenc -> linalg on tensors; register-sized tiles, vectorized;
-  // buffers (in place where possible, temporaries freed); threads; LLVM.
+  // Stages: inline (so results land in the caller's destinations); posenc ->
+  // linalg on tensors; register-sized tiles, vectorized; buffers (in place
+  // where possible, self-copies folded, temporaries freed); threads; LLVM.
   std::string parallel =
       options.openmp
           ? "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
           : "func.func(scf-forall-to-for),";
   return llvm::formatv(
-      "posenc-fold-frequencies,convert-posenc-to-linalg,canonicalize,cse,"
+      "inline,posenc-fold-frequencies,convert-posenc-to-linalg,canonicalize,cse,"
       "func.func(posenc-tile-and-vectorize{{vector-width={0}}),canonicalize,"
       "cse,eliminate-empty-tensors,"
       "one-shot-bufferize{{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
-      "buffer-deallocation-pipeline,convert-linalg-to-loops,{1}canonicalize,"
+      "canonicalize,buffer-deallocation-pipeline,"
+      "convert-bufferization-to-memref,convert-linalg-to-loops,{1}canonicalize,"
       "func.func(lower-vector-multi-reduction,lower-vector-mask),"
       "convert-vector-to-scf,lower-affine,convert-scf-to-cf,"
       "expand-strided-metadata,lower-affine,convert-vector-to-llvm,"
-      "convert-math-to-llvm,convert-to-llvm,reconcile-unrealized-casts",
+      "convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,"
+      "reconcile-unrealized-casts",
       options.vectorWidth.getValue(), parallel);
 }
 
