@@ -1,0 +1,122 @@
+//===- Jit.cpp - Compiling the lowered module to native code --------------===//
+
+#include "Jit.h"
+
+#include "EntryWrapper.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+
+using namespace mlir;
+using llvm::Error;
+using llvm::Expected;
+using llvm::Twine;
+
+namespace mlir::posenc::run {
+
+static Error makeError(const Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::SmallVector<int64_t> makeMemRefDescriptor(void *data,
+                                                llvm::ArrayRef<int64_t> shape) {
+  static_assert(sizeof(void *) == sizeof(int64_t), "64-bit hosts only");
+  auto pointer = static_cast<int64_t>(reinterpret_cast<intptr_t>(data));
+  llvm::SmallVector<int64_t> descriptor = {pointer, pointer, /*offset=*/0};
+  descriptor.append(shape.begin(), shape.end());
+  int64_t stride = 1;
+  llvm::SmallVector<int64_t> strides(shape.size());
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= shape[i];
+  }
+  descriptor.append(strides);
+  return descriptor;
+}
+
+static bool usesOpenMP(ModuleOp module) {
+  return module
+      .walk([](Operation *op) {
+        Dialect *dialect = op->getDialect();
+        return dialect && dialect->getNamespace() == "omp"
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+Expected<llvm::SmallVector<std::string>>
+getRuntimeLibraries(ModuleOp lowered, bool needOpenMP,
+                    llvm::ArrayRef<std::string> extraLibs) {
+  const std::string libDir = POSENC_LLVM_LIBRARY_DIR;
+  llvm::SmallVector<std::string> libs;
+  std::string runnerUtils = libDir + "/libmlir_c_runner_utils.so";
+  if (llvm::sys::fs::exists(runnerUtils))
+    libs.push_back(runnerUtils);
+  if (needOpenMP || usesOpenMP(lowered)) {
+    std::string omp = libDir + "/libomp.so";
+    if (!llvm::sys::fs::exists(omp))
+      return makeError("the module needs OpenMP but '" + omp +
+                       "' does not exist (install libomp-22-dev)");
+    libs.push_back(omp);
+  }
+  for (const std::string &lib : extraLibs) {
+    if (!llvm::sys::fs::exists(lib))
+      return makeError("shared library '" + lib + "' does not exist");
+    libs.push_back(lib);
+  }
+  return libs;
+}
+
+Expected<std::unique_ptr<ExecutionEngine>>
+createEngine(ModuleOp lowered, llvm::ArrayRef<std::string> sharedLibs) {
+  static const bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+
+  // Optimize for the host CPU (vector width, ISA extensions) rather than a
+  // generic target.
+  Expected<llvm::orc::JITTargetMachineBuilder> tmBuilder =
+      llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder)
+    return tmBuilder.takeError();
+  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  Expected<std::unique_ptr<llvm::TargetMachine>> tm =
+      tmBuilder->createTargetMachine();
+  if (!tm)
+    return tm.takeError();
+  auto transformer = makeOptimizingTransformer(
+      /*optLevel=*/3, /*sizeLevel=*/0, tm->get());
+
+  llvm::SmallVector<llvm::StringRef> libs(sharedLibs.begin(), sharedLibs.end());
+  ExecutionEngineOptions options;
+  options.transformer = transformer;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  options.sharedLibPaths = libs;
+  Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(lowered, options, std::move(*tm));
+  if (!engine)
+    return makeError("cannot JIT-compile the lowered module: " +
+                     toString(engine.takeError()));
+  (*engine)->initialize();
+  return engine;
+}
+
+Expected<PackedEntryFn> lookupEntry(ExecutionEngine &engine) {
+  std::string name = ("_mlir_ciface_" + kEntryWrapperName).str();
+  Expected<void (*)(void **)> fn = engine.lookupPacked(name);
+  if (!fn) {
+    llvm::consumeError(fn.takeError());
+    return makeError("the lowered module has no " + name +
+                     "; the pipeline must keep llvm.emit_c_interface (for "
+                     "example convert-func-to-llvm or convert-to-llvm)");
+  }
+  return *fn;
+}
+
+} // namespace mlir::posenc::run
