@@ -2,6 +2,7 @@
 # lit configuration of the posenc test suite.
 
 import os
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -29,5 +30,11 @@ config.environment["FILECHECK_OPTS"] = (
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.posenc_tools_dir, config.llvm_tools_dir]
-tools = ["posenc-opt"]
+tools = ["posenc-opt", "posenc-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Tests that build .npy inputs or check outputs with numpy need it in the
+# Python that runs %python.
+if subprocess.run([config.python_executable, "-c", "import numpy"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("numpy")

@@ -5,6 +5,7 @@
 #include "EntryWrapper.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
@@ -70,8 +71,35 @@ getRuntimeLibraries(ModuleOp lowered, bool needOpenMP,
   return libs;
 }
 
+/// Fails with a one-line message naming the first op that has no translation
+/// to LLVM IR, instead of the translator's dump of the whole op.
+static Error checkTranslatable(ModuleOp lowered) {
+  Operation *untranslatable = nullptr;
+  lowered.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    Dialect *dialect = op->getDialect();
+    if (dialect &&
+        dialect->getRegisteredInterface<LLVMTranslationDialectInterface>())
+      return WalkResult::advance();
+    untranslatable = op;
+    return WalkResult::interrupt();
+  });
+  if (!untranslatable)
+    return Error::success();
+  std::string where;
+  llvm::raw_string_ostream os(where);
+  if (auto loc = dyn_cast<FileLineColLoc>(untranslatable->getLoc()))
+    os << " (" << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+       << loc.getColumn() << ")";
+  return makeError("the lowered module still contains '" +
+                   untranslatable->getName().getStringRef() + "'" + where +
+                   ", which has no translation to LLVM IR; the pipeline must "
+                   "lower everything to the llvm dialect (see --dump-ir)");
+}
+
 Expected<std::unique_ptr<ExecutionEngine>>
 createEngine(ModuleOp lowered, llvm::ArrayRef<std::string> sharedLibs) {
+  if (Error err = checkTranslatable(lowered))
+    return std::move(err);
   static const bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();

@@ -29,6 +29,14 @@ static Error makeError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
 
+/// Header text quoted in an error message, non-printable bytes escaped.
+static std::string escaped(StringRef text) {
+  std::string result;
+  raw_string_ostream os(result);
+  printEscapedString(text, os);
+  return result;
+}
+
 std::string formatNpyShape(ArrayRef<int64_t> shape) {
   std::string text = "(";
   for (auto [i, dim] : enumerate(shape)) {
@@ -78,7 +86,7 @@ private:
     if (consume(token))
       return Error::success();
     return makeError("malformed header: expected '" + token + "' " + where +
-                     ", found '" + rest.take_front(16) + "'");
+                     ", found '" + escaped(rest.take_front(16)) + "'");
   }
   Expected<std::string> parseString(StringRef where);
   Expected<bool> parseBool();
@@ -122,7 +130,7 @@ Expected<SmallVector<int64_t>> HeaderParser::parseShape() {
     if (digits.empty())
       return makeError("malformed header: expected a non-negative integer in "
                        "'shape', found '" +
-                       rest.take_front(16) + "'");
+                       escaped(rest.take_front(16)) + "'");
     uint64_t dim = 0;
     if (digits.getAsInteger(10, dim) ||
         dim > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
@@ -147,15 +155,15 @@ Error HeaderParser::parseDescr(NpyHeader &header) {
   if (!descr)
     return descr.takeError();
   StringRef text = *descr;
+  if (text.size() >= 2 && text[1] == 'O')
+    return makeError("object arrays are not supported");
   uint64_t size = 0;
   if (text.size() < 3 || !StringRef("<>=|").contains(text[0]) ||
       !isAlpha(text[1]) || text.drop_front(2).getAsInteger(10, size) ||
       size == 0 || size > 64)
-    return makeError("unsupported dtype '" + text + "'");
+    return makeError("unsupported dtype '" + escaped(text) + "'");
   char order = text[0];
   char kind = text[1];
-  if (kind == 'O')
-    return makeError("object arrays are not supported");
   if (order == '>' && size > 1)
     return makeError("big-endian dtype '" + text +
                      "' is not supported; save the array with a "
@@ -179,7 +187,7 @@ Error HeaderParser::parse(NpyHeader &header) {
     Expected<std::string> key = parseString("as a header key");
     if (!key)
       return key.takeError();
-    if (Error err = expect(":", "after key '" + *key + "'"))
+    if (Error err = expect(":", "after key '" + escaped(*key) + "'"))
       return err;
     if (*key == "descr" && !seenDescr) {
       seenDescr = true;
@@ -200,8 +208,8 @@ Error HeaderParser::parse(NpyHeader &header) {
         return shape.takeError();
       header.shape = std::move(*shape);
     } else {
-      return makeError("malformed header: unexpected or repeated key '" + *key +
-                       "'");
+      return makeError("malformed header: unexpected or repeated key '" +
+                       escaped(*key) + "'");
     }
     if (!consume(",")) {
       if (Error err = expect("}", "to close the header"))

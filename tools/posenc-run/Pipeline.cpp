@@ -16,9 +16,16 @@ llvm::Error runPipeline(ModuleOp module, llvm::StringRef pipeline) {
   auto pm = PassManager::on<ModuleOp>(module.getContext());
   std::string parseErrors;
   llvm::raw_string_ostream errorStream(parseErrors);
-  if (failed(parsePassPipeline(pipeline, pm, errorStream)))
+  if (failed(parsePassPipeline(pipeline, pm, errorStream))) {
+    // The parser reports "<source>:1:COL: error: MESSAGE", then the pipeline
+    // and a caret: keep MESSAGE.
+    llvm::StringRef message = llvm::StringRef(parseErrors).split('\n').first;
+    if (size_t pos = message.find("error: "); pos != llvm::StringRef::npos)
+      message = message.drop_front(pos + 7);
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "invalid pass pipeline: " + parseErrors);
+                                   "invalid pass pipeline '" + pipeline +
+                                       "': " + message);
+  }
   if (failed(applyPassManagerCLOptions(pm)))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "invalid pass manager options");

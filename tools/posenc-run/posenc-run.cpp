@@ -34,6 +34,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
@@ -120,6 +121,11 @@ static Error makeError(const Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// "1 argument", "2 arguments".
+static std::string pluralize(size_t n, StringRef noun) {
+  return std::to_string(n) + " " + noun.str() + (n == 1 ? "" : "s");
+}
+
 static std::string typeToString(Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -133,18 +139,18 @@ struct RunnerTensor {
   HostBuffer buffer;
 };
 
-/// Parses `IDX=PATH`, checking IDX against `count` `what`s of the entry.
+/// Parses `IDX=PATH`, checking IDX against the `size` `what`s of the entry.
 static Expected<std::pair<unsigned, std::string>>
-parseIndexedPath(StringRef flag, StringRef spec, unsigned count, StringRef what,
+parseIndexedPath(StringRef flag, StringRef spec, unsigned size, StringRef what,
                  StringRef entry) {
   auto [indexText, path] = spec.split('=');
   unsigned index = 0;
   if (!spec.contains('=') || path.empty() || indexText.getAsInteger(10, index))
     return makeError("invalid --" + flag + "=" + spec + ": expected IDX=PATH");
-  if (index >= count)
+  if (index >= size)
     return makeError("--" + flag + "=" + spec + ": @" + entry + " has no " +
-                     what + " " + Twine(index) + " (it has " + Twine(count) +
-                     ")");
+                     what + " " + Twine(index) + " (it has " +
+                     pluralize(size, what) + ")");
   return std::make_pair(index, path.str());
 }
 
@@ -157,9 +163,9 @@ getInputPaths(const EntrySignature &signature) {
     return makeError("use either --inputs or --input, not both");
   if (!inputList.empty()) {
     if (inputList.size() != numInputs)
-      return makeError("@" + signature.name + " takes " + Twine(numInputs) +
-                       " arguments but --inputs names " +
-                       Twine(inputList.size()) + " files");
+      return makeError(
+          "@" + signature.name + " takes " + pluralize(numInputs, "argument") +
+          " but --inputs names " + pluralize(inputList.size(), "file"));
     llvm::copy(inputList, paths.begin());
   }
   for (const std::string &spec : inputSpecs) {
@@ -239,11 +245,14 @@ static Expected<HostBuffer> loadInput(const EntrySignature &signature,
 
 /// Checks that all buffers fit in the machine's memory before touching any.
 static Error checkMemory(const EntrySignature &signature) {
+  // Each size is below 2^63; saturate the sum.
   uint64_t total = 0;
   for (const TensorSpec &spec : signature.inputs)
-    total += spec.byteSize * (writableInputs ? 2 : 1);
+    total =
+        llvm::SaturatingAdd(total, llvm::SaturatingMultiply<uint64_t>(
+                                       spec.byteSize, writableInputs ? 2 : 1));
   for (const TensorSpec &spec : signature.results)
-    total += spec.byteSize;
+    total = llvm::SaturatingAdd(total, spec.byteSize);
   uint64_t physical = getPhysicalMemorySize();
   if (physical && total > physical)
     return makeError("the buffers of @" + signature.name + " need " +
@@ -425,6 +434,9 @@ int main(int argc, char **argv) {
       "threads",
       cl::desc("Set OMP_NUM_THREADS and load libomp (default: unset)"),
       cl::value_desc("N"), cl::location(threads), cl::cat(runCategory));
+  // --help lists posenc-run's own flags; --help-hidden adds LLVM's and
+  // MLIR's (--mlir-print-ir-after=PASS, --mlir-timing, ...).
+  cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(argc, argv,
                               "posenc-run: JIT runner and benchmark of a "
                               "function on tensors\n");
