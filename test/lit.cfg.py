@@ -38,3 +38,7 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 if subprocess.run([config.python_executable, "-c", "import numpy"],
                   capture_output=True).returncode == 0:
     config.available_features.add("numpy")
+
+# The OpenMP runtime the JIT loads for code lowered through the omp dialect.
+if os.path.exists(os.path.join(config.llvm_lib_dir, "libomp.so")):
+    config.available_features.add("libomp")

@@ -420,11 +420,12 @@ static Error run(MLIRContext &context) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // Passes first: --mlir-print-ir-after=PASS resolves names when registered.
+  registerAllPasses();
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
-  registerAllPasses();
   // libLLVM registers an undocumented --threads of its own; move it aside so
   // that posenc-run's --threads takes the name.
   auto &registered = cl::getRegisteredOptions();
