@@ -21,20 +21,28 @@ static Error makeError(const Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-llvm::SmallVector<int64_t> makeMemRefDescriptor(void *data,
-                                                llvm::ArrayRef<int64_t> shape) {
+EntryCall::EntryCall(PackedEntryFn fn, llvm::ArrayRef<BufferRef> buffers)
+    : fn(fn) {
   static_assert(sizeof(void *) == sizeof(int64_t), "64-bit hosts only");
-  auto pointer = static_cast<int64_t>(reinterpret_cast<intptr_t>(data));
-  llvm::SmallVector<int64_t> descriptor = {pointer, pointer, /*offset=*/0};
-  descriptor.append(shape.begin(), shape.end());
-  int64_t stride = 1;
-  llvm::SmallVector<int64_t> strides(shape.size());
-  for (size_t i = shape.size(); i-- > 0;) {
-    strides[i] = stride;
-    stride *= shape[i];
+  for (const BufferRef &buffer : buffers) {
+    auto pointer =
+        static_cast<int64_t>(reinterpret_cast<intptr_t>(buffer.data));
+    llvm::SmallVector<int64_t> &descriptor = descriptors.emplace_back();
+    descriptor = {pointer, pointer, /*offset=*/0};
+    descriptor.append(buffer.shape.begin(), buffer.shape.end());
+    llvm::SmallVector<int64_t> strides(buffer.shape.size());
+    int64_t stride = 1;
+    for (size_t i = buffer.shape.size(); i-- > 0;) {
+      strides[i] = stride;
+      stride *= buffer.shape[i];
+    }
+    descriptor.append(strides);
   }
-  descriptor.append(strides);
-  return descriptor;
+  // Only now that `descriptors` no longer grows are the pointers stable.
+  for (llvm::SmallVector<int64_t> &descriptor : descriptors)
+    descriptorPtrs.push_back(descriptor.data());
+  for (void *&pointer : descriptorPtrs)
+    args.push_back(&pointer);
 }
 
 static bool usesOpenMP(ModuleOp module) {
@@ -48,7 +56,7 @@ static bool usesOpenMP(ModuleOp module) {
       .wasInterrupted();
 }
 
-Expected<llvm::SmallVector<std::string>>
+static Expected<llvm::SmallVector<std::string>>
 getRuntimeLibraries(ModuleOp lowered, bool needOpenMP,
                     llvm::ArrayRef<std::string> extraLibs) {
   const std::string libDir = POSENC_LLVM_LIBRARY_DIR;
@@ -96,10 +104,14 @@ static Error checkTranslatable(ModuleOp lowered) {
                    "lower everything to the llvm dialect (see --dump-ir)");
 }
 
-Expected<std::unique_ptr<ExecutionEngine>>
-createEngine(ModuleOp lowered, llvm::ArrayRef<std::string> sharedLibs) {
+Expected<JitEntry> jitCompile(ModuleOp lowered, bool needOpenMP,
+                              llvm::ArrayRef<std::string> extraLibs) {
   if (Error err = checkTranslatable(lowered))
     return std::move(err);
+  Expected<llvm::SmallVector<std::string>> sharedLibs =
+      getRuntimeLibraries(lowered, needOpenMP, extraLibs);
+  if (!sharedLibs)
+    return sharedLibs.takeError();
   static const bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -121,7 +133,8 @@ createEngine(ModuleOp lowered, llvm::ArrayRef<std::string> sharedLibs) {
   auto transformer = makeOptimizingTransformer(
       /*optLevel=*/3, /*sizeLevel=*/0, tm->get());
 
-  llvm::SmallVector<llvm::StringRef> libs(sharedLibs.begin(), sharedLibs.end());
+  llvm::SmallVector<llvm::StringRef> libs(sharedLibs->begin(),
+                                          sharedLibs->end());
   ExecutionEngineOptions options;
   options.transformer = transformer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
@@ -132,19 +145,16 @@ createEngine(ModuleOp lowered, llvm::ArrayRef<std::string> sharedLibs) {
     return makeError("cannot JIT-compile the lowered module: " +
                      toString(engine.takeError()));
   (*engine)->initialize();
-  return engine;
-}
 
-Expected<PackedEntryFn> lookupEntry(ExecutionEngine &engine) {
   std::string name = ("_mlir_ciface_" + kEntryWrapperName).str();
-  Expected<void (*)(void **)> fn = engine.lookupPacked(name);
+  Expected<void (*)(void **)> fn = (*engine)->lookupPacked(name);
   if (!fn) {
     llvm::consumeError(fn.takeError());
     return makeError("the lowered module has no " + name +
                      "; the pipeline must keep llvm.emit_c_interface (for "
                      "example convert-func-to-llvm or convert-to-llvm)");
   }
-  return *fn;
+  return JitEntry{std::move(*engine), *fn};
 }
 
 } // namespace mlir::posenc::run

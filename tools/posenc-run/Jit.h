@@ -18,26 +18,44 @@ namespace mlir::posenc::run {
 /// interface, i.e. to a pointer to the i-th memref descriptor.
 using PackedEntryFn = void (*)(void **);
 
-/// The memref descriptor of a C-order buffer, as the C interface expects it:
-/// {allocated ptr, aligned ptr, offset, sizes[rank], strides[rank]}, every
-/// field 64 bits wide.
-llvm::SmallVector<int64_t> makeMemRefDescriptor(void *data,
-                                                llvm::ArrayRef<int64_t> shape);
+/// The JIT-compiled module and the packed form of its entry wrapper.
+struct JitEntry {
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  PackedEntryFn fn = nullptr;
+};
 
-/// Shared libraries the JIT loads for `lowered`: the MLIR C runner utils
-/// (memrefCopy and friends) when installed, libomp when the module uses the
-/// OpenMP dialect or `needOpenMP` is set, then `extraLibs`. Fails if a
-/// required library is missing.
-llvm::Expected<llvm::SmallVector<std::string>>
-getRuntimeLibraries(mlir::ModuleOp lowered, bool needOpenMP,
-                    llvm::ArrayRef<std::string> extraLibs);
+/// JIT-compiles `lowered` (LLVM dialect) for the host CPU at -O3 and looks up
+/// the entry wrapper. The JIT loads the MLIR C runner utils (memrefCopy and
+/// friends) when installed, libomp when the module contains OpenMP dialect
+/// ops or `needOpenMP` is set, then `extraLibs`; a missing one is an error.
+llvm::Expected<JitEntry> jitCompile(mlir::ModuleOp lowered, bool needOpenMP,
+                                    llvm::ArrayRef<std::string> extraLibs);
 
-/// JIT-compiles `lowered` (LLVM dialect) for the host CPU at -O3.
-llvm::Expected<std::unique_ptr<mlir::ExecutionEngine>>
-createEngine(mlir::ModuleOp lowered, llvm::ArrayRef<std::string> sharedLibs);
+/// A C-order buffer passed to the entry.
+struct BufferRef {
+  void *data;
+  llvm::ArrayRef<int64_t> shape;
+};
 
-/// Looks up the packed form of the entry wrapper's C interface.
-llvm::Expected<PackedEntryFn> lookupEntry(mlir::ExecutionEngine &engine);
+/// A call of the entry with fixed buffers (inputs, then outputs). The memref
+/// descriptors are built once, so a call is one indirect call.
+class EntryCall {
+public:
+  EntryCall(PackedEntryFn fn, llvm::ArrayRef<BufferRef> buffers);
+  // `args` points into the object itself.
+  EntryCall(const EntryCall &) = delete;
+  EntryCall &operator=(const EntryCall &) = delete;
+
+  void operator()() { fn(args.data()); }
+
+private:
+  PackedEntryFn fn;
+  /// {allocated ptr, aligned ptr, offset, sizes[rank], strides[rank]}, every
+  /// field 64 bits wide, as the C interface expects.
+  llvm::SmallVector<llvm::SmallVector<int64_t>> descriptors;
+  llvm::SmallVector<void *> descriptorPtrs;
+  llvm::SmallVector<void *> args;
+};
 
 } // namespace mlir::posenc::run
 

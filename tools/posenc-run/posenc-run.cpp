@@ -166,6 +166,8 @@ getInputPaths(const EntrySignature &signature) {
       return makeError(
           "@" + signature.name + " takes " + pluralize(numInputs, "argument") +
           " but --inputs names " + pluralize(inputList.size(), "file"));
+    if (llvm::is_contained(inputList, ""))
+      return makeError("--inputs has an empty path");
     llvm::copy(inputList, paths.begin());
   }
   for (const std::string &spec : inputSpecs) {
@@ -273,11 +275,106 @@ static double millisecondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+/// Allocates the runner's buffers: the inputs, read or random, then the
+/// outputs.
+static Expected<SmallVector<RunnerTensor>>
+allocateTensors(const EntrySignature &signature,
+                ArrayRef<std::string> inputPaths) {
+  SmallVector<RunnerTensor> tensors;
+  for (auto [i, spec] : llvm::enumerate(signature.inputs)) {
+    Expected<HostBuffer> buffer = loadInput(signature, i, inputPaths[i]);
+    if (!buffer)
+      return buffer.takeError();
+    tensors.push_back({&spec, std::move(*buffer)});
+  }
+  for (const TensorSpec &spec : signature.results) {
+    Expected<HostBuffer> buffer = HostBuffer::allocate(spec.byteSize);
+    if (!buffer)
+      return buffer.takeError();
+    tensors.push_back({&spec, std::move(*buffer)});
+  }
+  return tensors;
+}
+
+/// Adds the entry wrapper, runs the pipeline and JIT-compiles the module;
+/// reports how long that took.
+static Expected<JitEntry> compile(ModuleOp module, func::FuncOp entry) {
+  auto start = std::chrono::steady_clock::now();
+  std::string name = entry.getSymName().str();
+  if (Error err = buildEntryWrapper(module, entry, writableInputs))
+    return std::move(err);
+  std::string pipeline =
+      pipelineOpt.empty() ? kDefaultPipeline.str() : pipelineOpt.getValue();
+  if (dumpIR) {
+    dumpModule(module, "module with entry wrapper");
+    llvm::errs() << "// posenc-run pipeline: " << pipeline << "\n";
+  }
+  if (Error err = runPipeline(module, pipeline))
+    return std::move(err);
+  if (dumpIR)
+    dumpModule(module, "lowered module");
+  double pipelineMs = millisecondsSince(start);
+
+  auto jitStart = std::chrono::steady_clock::now();
+  Expected<JitEntry> jit = jitCompile(module, threads > 0, sharedLibs);
+  if (!jit)
+    return jit.takeError();
+  double jitMs = millisecondsSince(jitStart);
+  llvm::outs() << llvm::format(
+      "compiled @%s in %.1f ms (pipeline %.1f ms, JIT %.1f ms)\n", name.c_str(),
+      pipelineMs + jitMs, pipelineMs, jitMs);
+  return jit;
+}
+
+/// Calls the entry --warmup times, then --iterations times timed. With
+/// --writable-inputs, every call starts from pristine copies of the inputs.
+static Expected<TimingStats>
+timeEntry(PackedEntryFn fn, ArrayRef<RunnerTensor> tensors, size_t numInputs) {
+  EntryCall call(fn, llvm::map_to_vector(tensors, [](const RunnerTensor &t) {
+                   return BufferRef{t.buffer.data(), t.spec->type.getShape()};
+                 }));
+  SmallVector<HostBuffer> pristine;
+  if (writableInputs)
+    for (const RunnerTensor &tensor : tensors.take_front(numInputs)) {
+      Expected<HostBuffer> copy = HostBuffer::allocate(tensor.buffer.size());
+      if (!copy)
+        return copy.takeError();
+      std::memcpy(copy->data(), tensor.buffer.data(), tensor.buffer.size());
+      pristine.push_back(std::move(*copy));
+    }
+  auto restoreInputs = [&] {
+    for (auto [copy, tensor] : llvm::zip(pristine, tensors))
+      std::memcpy(tensor.buffer.data(), copy.data(), copy.size());
+  };
+  return measure(call,
+                 writableInputs ? llvm::function_ref<void()>(restoreInputs)
+                                : nullptr,
+                 warmup, iterations);
+}
+
+static Error
+writeOutputs(ArrayRef<RunnerTensor> outputs,
+             ArrayRef<std::pair<unsigned, std::string>> outputPaths) {
+  if (!outputsDir.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(outputsDir))
+      return makeError("cannot create '" + outputsDir + "': " + ec.message());
+  for (const auto &[index, path] : outputPaths) {
+    const RunnerTensor &tensor = outputs[index];
+    if (Error err =
+            writeNpy(path, getNpyDescr(tensor.spec->dtype),
+                     tensor.spec->type.getShape(), tensor.buffer.bytes()))
+      return err;
+  }
+  return Error::success();
+}
+
 static Error run(MLIRContext &context) {
   if (iterations == 0)
     return makeError("--iterations must be at least 1");
   if (intMax == 0)
     return makeError("--int-max must be at least 1");
+  if (flops.getNumOccurrences() && !(flops > 0))
+    return makeError("--flops must be positive");
 
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> file =
@@ -305,98 +402,30 @@ static Error run(MLIRContext &context) {
     return outputPaths.takeError();
   if (Error err = checkMemory(*signature))
     return err;
+  // Inputs before compiling: a bad file is reported before the slow part.
+  Expected<SmallVector<RunnerTensor>> tensors =
+      allocateTensors(*signature, *inputPaths);
+  if (!tensors)
+    return tensors.takeError();
 
-  // Inputs first: a bad file is reported before the slow compilation.
-  SmallVector<RunnerTensor> tensors;
-  for (auto [i, spec] : llvm::enumerate(signature->inputs)) {
-    Expected<HostBuffer> buffer = loadInput(*signature, i, (*inputPaths)[i]);
-    if (!buffer)
-      return buffer.takeError();
-    tensors.push_back({&spec, std::move(*buffer)});
-  }
-  for (const TensorSpec &spec : signature->results) {
-    Expected<HostBuffer> buffer = HostBuffer::allocate(spec.byteSize);
-    if (!buffer)
-      return buffer.takeError();
-    tensors.push_back({&spec, std::move(*buffer)});
-  }
+  Expected<JitEntry> jit = compile(*module, *entry);
+  if (!jit)
+    return jit.takeError();
+  size_t numInputs = signature->inputs.size();
+  Expected<TimingStats> stats = timeEntry(jit->fn, *tensors, numInputs);
+  if (!stats)
+    return stats.takeError();
 
-  // Compile.
-  auto compileStart = std::chrono::steady_clock::now();
-  if (Error err = buildEntryWrapper(*module, *entry, writableInputs))
-    return err;
-  std::string pipeline =
-      pipelineOpt.empty() ? kDefaultPipeline.str() : pipelineOpt.getValue();
-  if (dumpIR) {
-    dumpModule(*module, "module with entry wrapper");
-    llvm::errs() << "// posenc-run pipeline: " << pipeline << "\n";
-  }
-  if (Error err = runPipeline(*module, pipeline))
-    return err;
-  if (dumpIR)
-    dumpModule(*module, "lowered module");
-  double pipelineMs = millisecondsSince(compileStart);
-  auto jitStart = std::chrono::steady_clock::now();
-  auto libs = getRuntimeLibraries(*module, threads > 0, sharedLibs);
-  if (!libs)
-    return libs.takeError();
-  auto engine = createEngine(*module, *libs);
-  if (!engine)
-    return engine.takeError();
-  Expected<PackedEntryFn> entryFn = lookupEntry(**engine);
-  if (!entryFn)
-    return entryFn.takeError();
-  double jitMs = millisecondsSince(jitStart);
-
-  // Packed arguments: args[i] -> descriptorPtrs[i] -> descriptors[i].
-  SmallVector<SmallVector<int64_t>> descriptors;
-  for (RunnerTensor &tensor : tensors)
-    descriptors.push_back(makeMemRefDescriptor(tensor.buffer.data(),
-                                               tensor.spec->type.getShape()));
-  SmallVector<void *> descriptorPtrs;
-  for (SmallVector<int64_t> &descriptor : descriptors)
-    descriptorPtrs.push_back(descriptor.data());
-  SmallVector<void *> args;
-  for (void *&ptr : descriptorPtrs)
-    args.push_back(&ptr);
-
-  // With writable inputs, every call starts from pristine copies.
-  SmallVector<HostBuffer> pristine;
-  if (writableInputs)
-    for (const RunnerTensor &tensor :
-         ArrayRef(tensors).take_front(signature->inputs.size())) {
-      Expected<HostBuffer> copy = HostBuffer::allocate(tensor.buffer.size());
-      if (!copy)
-        return copy.takeError();
-      std::memcpy(copy->data(), tensor.buffer.data(), tensor.buffer.size());
-      pristine.push_back(std::move(*copy));
-    }
-  auto restoreInputs = [&] {
-    for (auto [copy, tensor] : llvm::zip(pristine, tensors))
-      std::memcpy(tensor.buffer.data(), copy.data(), copy.size());
-  };
-
-  PackedEntryFn fn = *entryFn;
-  TimingStats stats = measure(
-      [&] { fn(args.data()); },
-      writableInputs ? llvm::function_ref<void()>(restoreInputs) : nullptr,
-      warmup, iterations);
-
-  uint64_t bytesMoved = 0;
-  for (RunnerTensor &tensor : tensors)
-    bytesMoved += tensor.spec->byteSize;
   llvm::raw_ostream &os = llvm::outs();
-  os << llvm::format(
-      "compiled @%s in %.1f ms (pipeline %.1f ms, JIT %.1f ms)\n",
-      signature->name.c_str(), pipelineMs + jitMs, pipelineMs, jitMs);
+  uint64_t bytesMoved = 0;
+  for (const RunnerTensor &tensor : *tensors)
+    bytesMoved += tensor.spec->byteSize;
   std::optional<double> flopsPerCall;
   if (flops.getNumOccurrences())
     flopsPerCall = flops;
-  printTiming(os, signature->name, stats, warmup, iterations, bytesMoved,
+  printTiming(os, signature->name, *stats, warmup, iterations, bytesMoved,
               flopsPerCall);
-
-  ArrayRef<RunnerTensor> outputs =
-      ArrayRef(tensors).drop_front(signature->inputs.size());
+  ArrayRef<RunnerTensor> outputs = ArrayRef(*tensors).drop_front(numInputs);
   if (printOutput)
     for (auto [i, tensor] : llvm::enumerate(outputs)) {
       os << "output " << i << ": " << tensor.spec->type << "\n";
@@ -404,18 +433,7 @@ static Error run(MLIRContext &context) {
                   tensor.spec->type.getShape());
     }
   os.flush();
-
-  if (!outputsDir.empty())
-    if (std::error_code ec = llvm::sys::fs::create_directories(outputsDir))
-      return makeError("cannot create '" + outputsDir + "': " + ec.message());
-  for (auto &[index, path] : *outputPaths) {
-    const RunnerTensor &tensor = outputs[index];
-    if (Error err =
-            writeNpy(path, getNpyDescr(tensor.spec->dtype),
-                     tensor.spec->type.getShape(), tensor.buffer.bytes()))
-      return err;
-  }
-  return Error::success();
+  return writeOutputs(outputs, *outputPaths);
 }
 
 int main(int argc, char **argv) {

@@ -38,6 +38,10 @@
 // BOTH: error: use either --inputs or --input, not both
 // RUN: not posenc-run %s --entry=ok --output=1=%t.npy 2>&1 | FileCheck %s --check-prefix=OUTINDEX
 // OUTINDEX: error: --output=1={{.*}}: @ok has no result 1 (it has 1 result)
+// RUN: not posenc-run %s --entry=two --inputs=a.npy, 2>&1 | FileCheck %s --check-prefix=EMPTYPATH
+// EMPTYPATH: error: --inputs has an empty path
+// RUN: not posenc-run %s --entry=ok --flops=-1 2>&1 | FileCheck %s --check-prefix=FLOPS
+// FLOPS: error: --flops must be positive
 // RUN: not posenc-run %s --entry=ok --iterations=0 2>&1 | FileCheck %s --check-prefix=ITER
 // ITER: error: --iterations must be at least 1
 // RUN: not posenc-run %s --entry=ok --int-max=0 2>&1 | FileCheck %s --check-prefix=INTMAX0
