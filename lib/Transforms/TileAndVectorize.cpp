@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -116,7 +117,14 @@ struct PosEncTileAndVectorizePass
     }
 
     // Cleanup, staged: mixing canonicalization with shape-cast lowering in
-    // one greedy rewrite can loop forever.
+    // one greedy rewrite can loop forever. Masks go first: later folds may
+    // move ops into a vector.mask region, which must hold exactly one op.
+    {
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        return signalPassFailure();
+    }
     {
       RewritePatternSet patterns(ctx);
       tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
