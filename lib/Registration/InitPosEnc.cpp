@@ -4,6 +4,7 @@
 
 #include "posenc/Conversion/Passes.h"
 #include "posenc/IR/PosEncDialect.h"
+#include "posenc/Pipelines/CPUPipeline.h"
 #include "posenc/Pipelines/LinalgPipeline.h"
 #include "posenc/Transforms/Passes.h"
 
@@ -26,6 +27,7 @@ void mlir::posenc::registerPosEncPasses() {
   static const bool registered = [] {
     registerPosEncConversionPasses();
     registerPosEncTransformsPasses();
+    registerCPUPipeline();
     registerPosEncToLinalgPipeline();
     return true;
   }();

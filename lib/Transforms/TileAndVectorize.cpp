@@ -106,9 +106,10 @@ struct PosEncTileAndVectorizePass
       if (vectorSizes.empty())
         continue;
       rewriter.setInsertionPoint(op);
-      FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
-          rewriter, op, vectorSizes, /*inputScalableVecDims=*/{},
-          /*vectorizeNDExtract=*/true);
+      SmallVector<bool> scalable(vectorSizes.size(), false);
+      FailureOr<linalg::VectorizationResult> result =
+          linalg::vectorize(rewriter, op, vectorSizes, scalable,
+                            /*vectorizeNDExtract=*/true);
       if (failed(result))
         continue; // stays scalar; still correct
       rewriter.replaceOp(op, result->replacements);

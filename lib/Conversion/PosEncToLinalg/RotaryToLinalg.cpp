@@ -170,15 +170,18 @@ struct LowerRotary : OpRewritePattern<RotaryOp> {
     if (interleaved)
       strides.back() = rewriter.getIndexAttr(2);
     OpFoldResult secondOffset = rewriter.getIndexAttr(interleaved ? 1 : half);
-    auto pairSlice = [&](OpFoldResult channel) -> Value {
+    auto pairSlice = [&](Value source, OpFoldResult channel) -> Value {
       SmallVector<OpFoldResult> at(offsets);
       at.back() = channel;
-      return tensor::ExtractSliceOp::create(rewriter, loc, x, at, halfSizes,
-                                            strides);
+      return tensor::ExtractSliceOp::create(rewriter, loc, source, at,
+                                            halfSizes, strides);
     };
-    Value x1 = pairSlice(offsets.back()), x2 = pairSlice(secondOffset);
-    Value out1 = emptyLike(rewriter, loc, halfSizes, elementType);
-    Value out2 = emptyLike(rewriter, loc, halfSizes, elementType);
+    Value x1 = pairSlice(x, offsets.back()), x2 = pairSlice(x, secondOffset);
+    // The halves are written straight into slices of the result (destination
+    // style), so bufferization updates one buffer without copies.
+    Value result = emptyLike(rewriter, loc, xSizes, elementType);
+    Value out1 = pairSlice(result, offsets.back());
+    Value out2 = pairSlice(result, secondOffset);
     auto rotate = linalg::GenericOp::create(
         rewriter, loc, TypeRange{out1.getType(), out2.getType()},
         ValueRange{x1, x2, tables.getResult(0), tables.getResult(1)},
@@ -201,8 +204,8 @@ struct LowerRotary : OpRewritePattern<RotaryOp> {
                          castFloat(b, nloc, o2, elementType)});
         });
 
-    // Assemble: both halves, then the pass-through channels.
-    Value result = emptyLike(rewriter, loc, xSizes, elementType);
+    // Assemble: both halves, then the pass-through channels (a linalg.copy,
+    // so that it is tiled and vectorized like the rest).
     result = tensor::InsertSliceOp::create(rewriter, loc, rotate.getResult(0),
                                            result, offsets, halfSizes, strides);
     offsets.back() = secondOffset;
@@ -216,7 +219,11 @@ struct LowerRotary : OpRewritePattern<RotaryOp> {
       SmallVector<OpFoldResult> unit(rank, rewriter.getIndexAttr(1));
       Value pass = tensor::ExtractSliceOp::create(rewriter, loc, x, offsets,
                                                   passSizes, unit);
-      result = tensor::InsertSliceOp::create(rewriter, loc, pass, result,
+      Value passInit = tensor::ExtractSliceOp::create(rewriter, loc, result,
+                                                      offsets, passSizes, unit);
+      Value copied =
+          linalg::CopyOp::create(rewriter, loc, pass, passInit).getResult(0);
+      result = tensor::InsertSliceOp::create(rewriter, loc, copied, result,
                                              offsets, passSizes, unit);
     }
     rewriter.replaceOp(op, result);

@@ -68,14 +68,20 @@ func.func @longrope_switch(%n: i64) -> tensor<2xf32> {
 // CHECK: math.sin %{{.+}} : f32
 // CHECK: %[[X1:.+]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
 // CHECK: %[[X2:.+]] = tensor.extract_slice %[[X]][0, 0, 0, 16] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
+// CHECK: %[[DEST:.+]] = tensor.empty(%{{.+}}) : tensor<2x4x?x64xf16>
+// CHECK: %[[O1:.+]] = tensor.extract_slice %[[DEST]][0, 0, 0, 0] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
+// CHECK: %[[O2:.+]] = tensor.extract_slice %[[DEST]][0, 0, 0, 16] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
 // CHECK: %[[ROT:.+]]:2 = linalg.generic {indexing_maps = [#[[$ID4]], #[[$ID4]], #[[$TAB]], #[[$TAB]], #[[$ID4]], #[[$ID4]]]
 // CHECK-SAME: ins(%[[X1]], %[[X2]], %[[TABLES]]#0, %[[TABLES]]#1 :
+// CHECK-SAME: outs(%[[O1]], %[[O2]] :
 // CHECK: arith.extf %{{.+}} : f16 to f32
 // CHECK: arith.truncf %{{.+}} : f32 to f16
-// CHECK: %[[R1:.+]] = tensor.insert_slice %[[ROT]]#0 into %{{.+}}[0, 0, 0, 0] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
+// CHECK: %[[R1:.+]] = tensor.insert_slice %[[ROT]]#0 into %[[DEST]][0, 0, 0, 0] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
 // CHECK: %[[R2:.+]] = tensor.insert_slice %[[ROT]]#1 into %[[R1]][0, 0, 0, 16] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
 // CHECK: %[[PASS:.+]] = tensor.extract_slice %[[X]][0, 0, 0, 32] [2, 4, %{{.+}}, 32] [1, 1, 1, 1]
-// CHECK: tensor.insert_slice %[[PASS]] into %[[R2]][0, 0, 0, 32] [2, 4, %{{.+}}, 32] [1, 1, 1, 1]
+// CHECK: %[[PASS_DEST:.+]] = tensor.extract_slice %[[R2]][0, 0, 0, 32] [2, 4, %{{.+}}, 32] [1, 1, 1, 1]
+// CHECK: %[[COPIED:.+]] = linalg.copy ins(%[[PASS]] : {{.+}}) outs(%[[PASS_DEST]] : {{.+}})
+// CHECK: tensor.insert_slice %[[COPIED]] into %[[R2]][0, 0, 0, 32] [2, 4, %{{.+}}, 32] [1, 1, 1, 1]
 func.func @rotary_half_split(%x: tensor<2x4x?x64xf16>, %f: tensor<16xf64>, %p: tensor<?xi32>) -> tensor<2x4x?x64xf16> {
   %y = posenc.rotary %x half_split dim 32 inv_freq(%f : tensor<16xf64>) positions(%p : tensor<?xi32>) : tensor<2x4x?x64xf16>
   return %y : tensor<2x4x?x64xf16>
@@ -97,11 +103,13 @@ func.func @rotary_half_split(%x: tensor<2x4x?x64xf16>, %f: tensor<16xf64>, %p: t
 // CHECK: arith.mulf %[[S]], %[[AF]] : f32
 // CHECK: %[[X1:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0, 0] [2, 4, 8, 4] [1, 1, 1, 2]
 // CHECK: %[[X2:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0, 1] [2, 4, 8, 4] [1, 1, 1, 2]
+// CHECK: tensor.extract_slice %{{.+}}[0, 0, 0, 0] [2, 4, 8, 4] [1, 1, 1, 2]
+// CHECK: tensor.extract_slice %{{.+}}[0, 0, 0, 1] [2, 4, 8, 4] [1, 1, 1, 2]
 // CHECK: linalg.generic {indexing_maps = [#[[$ID4]], #[[$ID4]], #[[$TAB]], #[[$TAB]], {{.+}}]
 // CHECK-SAME: ins(%[[X1]], %[[X2]],
 // CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 0, 0] [2, 4, 8, 4] [1, 1, 1, 2]
 // CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 0, 1] [2, 4, 8, 4] [1, 1, 1, 2]
-// CHECK-NOT: tensor.extract_slice
+// CHECK-NOT: linalg.copy
 func.func @rotary_interleaved(%x: tensor<2x4x8x8xf32>, %f: tensor<4xf32>, %p: tensor<2x8xi64>, %af: f32) -> tensor<2x4x8x8xf32> {
   %y = posenc.rotary %x interleaved dim 8 inv_freq(%f : tensor<4xf32>) positions(%p : tensor<2x8xi64>) attention_factor(%af) : tensor<2x4x8x8xf32>
   return %y : tensor<2x4x8x8xf32>
