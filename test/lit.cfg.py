@@ -48,3 +48,5 @@ if python_has("numpy"):
     config.available_features.add("numpy")
 if python_has("numpy", "torch", "transformers"):
     config.available_features.add("hf")
+if python_has("numpy", "iree.compiler", "iree.runtime"):
+    config.available_features.add("iree")
