@@ -2,7 +2,7 @@
 and run by IREE's runtime, against the independent fp64 NumPy reference
 (test/lib/posenc_ref.py).
 
-Usage: iree_vs_reference.py POSENC_OPT [--seed S]
+Usage: iree_vs_reference.py POSENC_OPT POSENC_TRANSLATE [--seed S]
 Prints one line per case and ends with "N passed, N failed".
 
 Tolerance: f32 outputs, absolute, 4e-6 * max(1, max|reference|): f32
@@ -16,6 +16,7 @@ compared with the exact reference.
 
 import argparse
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -161,6 +162,27 @@ func.func @f(%q: tensor<1x8x32x64xf32>, %k: tensor<1x2x32x64xf32>,
     check("attention_alibi_causal", got, want)
 
 
+def hf_import_llama32(opt, rng, translate):
+    # The user-guide flow: Llama-3.2-1B's config.json -> posenc-translate
+    # -> posenc-to-linalg-pipeline -> IREE.
+    config = os.path.join(os.path.dirname(__file__), "..", "Translate", "Inputs",
+                          "llama-3.2-1b.json")
+    out = subprocess.run([translate, "--import-hf-config", config, "--seq-len=64",
+                          "--dtype=f32"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr)
+    q = rng.standard_normal((1, 32, 64, 64)).astype(np.float32)
+    k = rng.standard_normal((1, 8, 64, 64)).astype(np.float32)
+    v = rng.standard_normal((1, 8, 64, 64)).astype(np.float32)
+    pos = (np.arange(64, dtype=np.int64) + 100)[None, :]
+    (got,) = pi.build(opt, out.stdout)("attention", q, k, v, pos)
+    inv, af = ref.inv_freq(64, 500000.0, "llama3", factor=32.0,
+                           original_max_position_embeddings=8192)
+    want = ref.attention(q, k, v, causal=True, inv_freq=inv, attention_factor=af,
+                         q_positions=pos, k_positions=pos)
+    check("hf_import_llama32", got, want)
+
+
 CASES = [rope_llama3_f64, rope_yarn_interleaved_partial, alibi_symmetric,
          alibi_key_linear_shard, attention_rope_gqa_causal, attention_alibi_causal]
 
@@ -168,12 +190,14 @@ CASES = [rope_llama3_f64, rope_yarn_interleaved_partial, alibi_symmetric,
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("posenc_opt")
+    parser.add_argument("posenc_translate")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    for case in CASES:
+    cases = [(c, ()) for c in CASES] + [(hf_import_llama32, (args.posenc_translate,))]
+    for case, extra in cases:
         try:
-            case(args.posenc_opt, rng)
+            case(args.posenc_opt, rng, *extra)
         except Exception as e:  # a compile or run failure is a failed case
             RESULTS["failed"] += 1
             print(f"FAIL {case.__name__}  ({type(e).__name__}: {str(e)[-2000:]})")
