@@ -8,6 +8,8 @@ in the same run:
   posenc-iree  the same block as posenc ops, lowered by
                posenc-to-linalg-pipeline (posenc.attention is an unfused
                reference decomposition), then IREE.
+  (optional)   --with-iree-attention-op: the HF RoPE with IREE's own fused
+               iree_linalg_ext.attention (repeat_kv + additive causal mask).
 
 Both are compiled with the same iree-compile flags (test/lib/posenc_iree.py)
 and timed through IREE's Python runtime on inputs uploaded once; outputs are
@@ -15,7 +17,7 @@ checked against each other and the fp64 reference. Ends with one line:
   RESULT key=value ...   ratio = posenc-iree time / iree-alone time.
 
 Usage: rope_attention.py POSENC_OPT [--heads 32 --kv-heads 8 --seq 512
-                                     --dim 128 --iters 10]
+                                     --dim 128 --iters 10 --with-iree-attention-op]
 """
 
 import argparse
@@ -48,9 +50,11 @@ func.func @block(%q: {q}, %k: {k}, %v: {k}, %pos: tensor<{s}xi64>) -> {q} {{
 }}"""
 
 
-def hf_block(h, hkv, s, d, inv_freq):
+def hf_block(h, hkv, s, d, inv_freq, fused=False):
     """Hugging Face's decomposition, as linalg on tensors (what a frontend
-    such as torch-mlir gives IREE for LlamaAttention with eager SDPA)."""
+    such as torch-mlir gives IREE for LlamaAttention with eager SDPA). With
+    `fused`, the attention itself is IREE's own iree_linalg_ext.attention
+    (what IREE's torch frontend makes of SDPA) with an additive causal mask."""
     g, half = h // hkv, d // 2
     inv_full = ", ".join("%.9e" % x for x in np.concatenate([inv_freq, inv_freq]))
     scale = 1.0 / np.sqrt(d)
@@ -83,6 +87,7 @@ def hf_block(h, hkv, s, d, inv_freq):
 
     q, k = f"tensor<1x{h}x{s}x{d}xf32>", f"tensor<1x{hkv}x{s}x{d}xf32>"
     q5 = f"tensor<1x{hkv}x{g}x{s}x{d}xf32>"
+    attention = fused_attention(hkv, g, s, d) if fused else decomposed_attention(hkv, g, s, d)
     sc = f"tensor<1x{hkv}x{g}x{s}x{s}xf32>"
     row = f"tensor<1x{hkv}x{g}x{s}xf32>"
     m5 = "affine_map<(b, h, g, i, j) -> (b, h, g, i, j)>"
@@ -105,7 +110,22 @@ func.func @block(%q: {q}, %k: {k}, %v: {k}, %pos: tensor<{s}xi64>) -> {q} {{
   %q5 = tensor.expand_shape %qr [[0], [1, 2], [3], [4]] output_shape [1, {hkv}, {g}, {s}, {d}] : {q} into {q5}
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
-  %se = tensor.empty() : {sc}
+{attention}  %o = tensor.collapse_shape %pv [[0], [1, 2], [3], [4]] : {q5} into {q}
+  return %o : {q}
+}}"""
+
+
+def decomposed_attention(hkv, g, s, d):
+    """QK^T, scale, causal mask, softmax, PV as linalg.generic ops (GQA by
+    reshaping q to [1, Hkv, G, S, D]), reading %q5, %kr, %v; result %pv."""
+    scale = 1.0 / np.sqrt(d)
+    k = f"tensor<1x{hkv}x{s}x{d}xf32>"
+    q5 = f"tensor<1x{hkv}x{g}x{s}x{d}xf32>"
+    sc = f"tensor<1x{hkv}x{g}x{s}x{s}xf32>"
+    row = f"tensor<1x{hkv}x{g}x{s}xf32>"
+    m5 = "affine_map<(b, h, g, i, j) -> (b, h, g, i, j)>"
+    r5 = "affine_map<(b, h, g, i, j) -> (b, h, g, i)>"
+    return f"""  %se = tensor.empty() : {sc}
   %sz = linalg.fill ins(%zero : f32) outs(%se : {sc}) -> {sc}
   %qk = linalg.generic {{indexing_maps = [affine_map<(b, h, g, i, j, e) -> (b, h, g, i, e)>, affine_map<(b, h, g, i, j, e) -> (b, h, j, e)>, affine_map<(b, h, g, i, j, e) -> (b, h, g, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}}
       ins(%q5, %kr : {q5}, {k}) outs(%sz : {sc}) {{
@@ -162,9 +182,53 @@ func.func @block(%q: {q}, %k: {k}, %v: {k}, %pos: tensor<{s}xi64>) -> {q} {{
     %r = arith.addf %acc, %m : f32
     linalg.yield %r : f32
   }} -> {q5}
-  %o = tensor.collapse_shape %pv [[0], [1, 2], [3], [4]] : {q5} into {q}
-  return %o : {q}
-}}"""
+"""
+
+
+def fused_attention(hkv, g, s, d):
+    """IREE's iree_linalg_ext.attention with an additive causal mask [S, S],
+    on q [1, H, S, D] and k/v repeated to H heads (repeat_kv, as the torch
+    frontend gives it); reads %qr, %kr, %v, yields %pv as [1, Hkv, G, S, D]."""
+    scale = 1.0 / np.sqrt(d)
+    h = hkv * g
+    k = f"tensor<1x{hkv}x{s}x{d}xf32>"
+    k5 = f"tensor<1x{hkv}x{g}x{s}x{d}xf32>"
+    q = f"tensor<1x{h}x{s}x{d}xf32>"
+    mask = f"tensor<{s}x{s}xf32>"
+    dims = "(b, h, m, k1, k2, n)"
+
+    def repeat(name, x):
+        return f"""
+  %{name}be = tensor.empty() : {k5}
+  %{name}b = linalg.generic {{indexing_maps = [affine_map<(b, h, g, s, e) -> (b, h, s, e)>, affine_map<(b, h, g, s, e) -> (b, h, g, s, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]}}
+      ins({x} : {k}) outs(%{name}be : {k5}) {{
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  }} -> {k5}
+  %{name}h = tensor.collapse_shape %{name}b [[0], [1, 2], [3], [4]] : {k5} into {q}"""
+    return f"""{repeat("kk", "%kr")}{repeat("vv", "%v")}
+  %me = tensor.empty() : {mask}
+  %mask = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}}
+      outs(%me : {mask}) {{
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %future = arith.cmpi ugt, %j, %i : index
+    %r = arith.select %future, %ninf, %zero : f32
+    linalg.yield %r : f32
+  }} -> {mask}
+  %scale = arith.constant {scale:.9e} : f32
+  %ae = tensor.empty() : {q}
+  %att = iree_linalg_ext.attention <{{indexing_maps = [
+      affine_map<{dims} -> (b, h, m, k1)>, affine_map<{dims} -> (b, h, k2, k1)>,
+      affine_map<{dims} -> (b, h, k2, n)>, affine_map<{dims} -> ()>,
+      affine_map<{dims} -> (m, k2)>, affine_map<{dims} -> (b, h, m, n)>]}}>
+      ins(%qr, %kkh, %vvh, %scale, %mask : {q}, {q}, {q}, f32, {mask}) outs(%ae : {q}) {{
+  ^bb0(%score: f32):
+    iree_linalg_ext.yield %score : f32
+  }} -> {q}
+  %pv = tensor.expand_shape %att [[0], [1, 2], [3], [4]] output_shape [1, {hkv}, {g}, {s}, {d}] : {q} into {k5}
+"""
 
 
 def time_ms(fn, args, iters):
@@ -185,48 +249,55 @@ def main():
     ap.add_argument("--seq", type=int, default=512)
     ap.add_argument("--dim", type=int, default=128)
     ap.add_argument("--iters", type=int, default=10)
+    ap.add_argument("--with-iree-attention-op", action="store_true",
+                    help="also time IREE's own iree_linalg_ext.attention (slow on "
+                         "llvm-cpu in IREE 3.13: ~0.1 GFLOP/s here)")
     a = ap.parse_args()
     h, hkv, s, d = a.heads, a.kv_heads, a.seq, a.dim
 
     inv, af = ref.inv_freq(d, THETA, "llama3", factor=FACTOR,
                            original_max_position_embeddings=ORIGINAL)
     assert af == 1.0  # llama3 scaling has no attention factor
-    t0 = time.perf_counter()
-    alone = pi.Module(pi.compile_with_iree(hf_block(h, hkv, s, d, inv.astype(np.float32))))
-    t1 = time.perf_counter()
-    withp = pi.build(a.posenc_opt, posenc_block(h, hkv, s, d))
-    t2 = time.perf_counter()
+    inv32 = inv.astype(np.float32)
+    builders = [
+        ("iree_alone", lambda: pi.Module(pi.compile_with_iree(
+            hf_block(h, hkv, s, d, inv32)))),
+        ("posenc_iree", lambda: pi.build(a.posenc_opt, posenc_block(h, hkv, s, d)))]
+    if a.with_iree_attention_op:
+        builders.append(("iree_attention_op", lambda: pi.Module(pi.compile_with_iree(
+            hf_block(h, hkv, s, d, inv32, fused=True)))))
+    variants = {}  # name -> (module, compile seconds)
+    for name, build in builders:
+        t0 = time.perf_counter()
+        variants[name] = (build(), time.perf_counter() - t0)
 
     rng = np.random.default_rng(0)
     q = rng.standard_normal((1, h, s, d)).astype(np.float32)
     k = rng.standard_normal((1, hkv, s, d)).astype(np.float32)
     v = rng.standard_normal((1, hkv, s, d)).astype(np.float32)
     pos = np.arange(s, dtype=np.int64)
-
-    # Correctness first: both against each other and the fp64 reference.
-    out_alone = alone("block", q, k, v, pos)[0]
-    out_posenc = withp("block", q, k, v, pos)[0]
     want = ref.attention(q, k, v, causal=True, inv_freq=inv, attention_factor=af)
-    err_alone = float(np.max(np.abs(out_alone - want)))
-    err_posenc = float(np.max(np.abs(out_posenc - want)))
-    print(f"compile: iree-alone {t1 - t0:.1f} s, posenc-iree {t2 - t1:.1f} s")
-    print(f"max abs error vs fp64 reference: iree-alone {err_alone:.2e}, "
-          f"posenc-iree {err_posenc:.2e}")
 
     # Inputs uploaded once: time the kernels, not host->device copies.
     import iree.runtime as rt
-    dev = alone._config.device
+    dev = variants["iree_alone"][0]._config.device
     args = [rt.asdevicearray(dev, x) for x in (q, k, v, pos)]
-    ms_alone = time_ms(alone.function("block"), args, a.iters)
-    ms_posenc = time_ms(withp.function("block"), args, a.iters)
     flops = 4.0 * h * s * s * d  # QK^T + PV, full (unmasked) work
-    print(f"iree-alone  {ms_alone:8.2f} ms  ({flops / ms_alone / 1e6:.1f} GFLOP/s)")
-    print(f"posenc-iree {ms_posenc:8.2f} ms  ({flops / ms_posenc / 1e6:.1f} GFLOP/s)")
-    ok = err_alone < 1e-3 and err_posenc < 1e-3
+    ms, err = {}, {}
+    for name, (mod, compile_s) in variants.items():
+        out = mod("block", q, k, v, pos)[0]
+        err[name] = float(np.max(np.abs(out - want)))
+        ms[name] = time_ms(mod.function("block"), args, a.iters)
+        print(f"{name:17s} {ms[name]:9.2f} ms  {flops / ms[name] / 1e6:6.1f} GFLOP/s  "
+              f"max err vs fp64 {err[name]:.1e}  (compile {compile_s:.1f} s)")
+    ok = all(e < 1e-3 for e in err.values())
+    extra = "".join(f" {n}_ms={ms[n]:.3f}" for n in ms
+                    if n not in ("iree_alone", "posenc_iree"))
     print(f"RESULT bench=iree_rope_attention shape=1x{h}x{s}x{d} kv_heads={hkv} "
-          f"iters={a.iters} iree_alone_ms={ms_alone:.3f} posenc_iree_ms={ms_posenc:.3f} "
-          f"ratio={ms_posenc / ms_alone:.3f} err_alone={err_alone:.1e} "
-          f"err_posenc={err_posenc:.1e} numerics={'ok' if ok else 'MISMATCH'}")
+          f"iters={a.iters} iree_alone_ms={ms['iree_alone']:.3f} "
+          f"posenc_iree_ms={ms['posenc_iree']:.3f}{extra} "
+          f"ratio={ms['posenc_iree'] / ms['iree_alone']:.3f} "
+          f"numerics={'ok' if ok else 'MISMATCH'}")
     return 0 if ok else 1
 
 
