@@ -6,6 +6,7 @@
 // RUN: %mlir_opt_plugin %s --pass-pipeline="builtin.module(posenc-to-linalg-pipeline)" | FileCheck %s --check-prefix=PIPE
 // RUN: %mlir_opt_plugin %s --pass-pipeline="builtin.module(posenc-to-linalg-pipeline{fold-frequencies=false cleanup=false})" --mlir-print-ir-before-all 2>&1 >/dev/null | FileCheck %s --check-prefix=OPTS
 // RUN: %mlir_opt_plugin %s --pass-pipeline="builtin.module(posenc-to-linalg-pipeline,func.func(posenc-tile-and-vectorize{vector-width=4}))" | FileCheck %s --check-prefix=TILE
+// RUN: %mlir_opt_plugin %s --pass-pipeline="builtin.module(posenc-cpu-pipeline{openmp=false})" | FileCheck %s --check-prefix=CPU
 
 // FOLD-LABEL: func.func @rope
 // FOLD: arith.constant dense<[1.000000e+00, 1.000000e-01, 0.00999999977, 1.000000e-03]> : tensor<4xf32>
@@ -30,6 +31,10 @@
 
 // TILE-LABEL: func.func @rope
 // TILE: scf.forall
+
+// The whole CPU pipeline runs in stock mlir-opt too.
+// CPU: llvm.func @rope(
+// CPU-NOT: posenc.
 func.func @rope(%x: tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32> {
   %inv, %af = posenc.rope_frequencies dim 8 base 10000.0 : tensor<4xf32>, f32
   %y = posenc.rotary %x half_split dim 8 inv_freq(%inv : tensor<4xf32>)
