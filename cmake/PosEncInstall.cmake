@@ -4,7 +4,7 @@
 #   include/posenc-c/...      C API headers
 #   lib/libPosEnc*.a          the libraries (they link libMLIR.so)
 #   lib/PosEncPlugin.so       the plugin of stock mlir-opt
-#   bin/posenc-opt, bin/posenc-translate
+#   bin/posenc-opt, bin/posenc-run, bin/posenc-translate
 #   lib/cmake/PosEnc/         PosEncConfig.cmake: find_package(PosEnc CONFIG)
 #                             gives PosEnc::<library> imported targets
 #
@@ -35,7 +35,7 @@ install(TARGETS ${POSENC_EXPORTED_LIBRARIES}
   )
 install(TARGETS PosEncPlugin
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}" COMPONENT posenc-plugin)
-install(TARGETS posenc-opt posenc-translate
+install(TARGETS posenc-opt posenc-run posenc-translate
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT posenc-tools)
 
 install(DIRECTORY

@@ -21,7 +21,8 @@ mlir::posenc::getCPUPipelineText(const CPUPipelineOptions &options) {
           ? "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
           : "func.func(scf-forall-to-for),";
   return llvm::formatv(
-      "inline,posenc-fold-frequencies,convert-posenc-to-linalg,canonicalize,cse,"
+      "inline,posenc-fold-frequencies,convert-posenc-to-linalg,canonicalize,"
+      "cse,"
       "func.func(posenc-tile-and-vectorize{{vector-width={0}}),canonicalize,"
       "cse,eliminate-empty-tensors,"
       "one-shot-bufferize{{bufferize-function-boundaries "
@@ -29,7 +30,7 @@ mlir::posenc::getCPUPipelineText(const CPUPipelineOptions &options) {
       "canonicalize,buffer-deallocation-pipeline,"
       "convert-bufferization-to-memref,convert-linalg-to-loops,{1}canonicalize,"
       "func.func(lower-vector-multi-reduction,lower-vector-mask),"
-      "convert-vector-to-scf,lower-affine,convert-scf-to-cf,"
+      "convert-vector-to-scf{{full-unroll=true},lower-affine,convert-scf-to-cf,"
       "expand-strided-metadata,lower-affine,convert-vector-to-llvm,"
       "convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,"
       "reconcile-unrealized-casts",

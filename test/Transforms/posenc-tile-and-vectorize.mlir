@@ -38,10 +38,12 @@ func.func @rope_bf16(%x: tensor<2x4x16x64xbf16>) -> tensor<2x4x16x64xbf16> {
 
 // -----
 
-// A remainder tile (16 pairs do not divide 24) is vectorized with masks.
+// A remainder tile (16 pairs do not divide 24) is vectorized with masked
+// transfers (masks lowered into the transfer ops).
 // CHECK-LABEL: func.func @rope_remainder
-// CHECK: vector.create_mask
-// CHECK: vector.mask
+// CHECK: %[[MASK:.+]] = vector.create_mask %{{.+}}, %{{.+}} : vector<1x16xi1>
+// CHECK: vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}], %[[MASK]]
+// CHECK-NOT: vector.mask
 func.func @rope_remainder(%x: tensor<4x48xf32>) -> tensor<4x48xf32> {
   %inv, %af = posenc.rope_frequencies dim 48 base 10000.0 : tensor<24xf32>, f32
   %y = posenc.rotary %x half_split dim 48 inv_freq(%inv : tensor<24xf32>) : tensor<4x48xf32>

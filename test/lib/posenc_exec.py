@@ -49,7 +49,8 @@ def run(posenc_run: str, module: str, inputs: Sequence[np.ndarray],
         cmd.extend(extra)
         out = subprocess.run(cmd, capture_output=True, text=True)
         if out.returncode != 0:
-            raise RuntimeError(f"posenc-run failed ({out.returncode}):\n{out.stderr[-4000:]}")
+            raise RuntimeError(f"posenc-run failed ({out.returncode}):\n{out.stdout[-2000:]}"
+                               f"\n{out.stderr[-4000:]}")
         results = []
         i = 0
         while os.path.exists(os.path.join(tmp, f"out{i}.npy")):

@@ -188,7 +188,8 @@ func.func @mrope_interleaved(%x: tensor<4x5x16xf32>, %f: tensor<8xf32>, %p: tens
 // CHECK: %[[J:.+]] = linalg.index 2 : index
 // CHECK: %[[K:.+]] = arith.index_cast %[[J]] : index to i64
 // CHECK: %[[D:.+]] = arith.subi %[[Q]], %[[K]] : i64
-// CHECK: %[[A:.+]] = math.absi %[[D]] : i64
+// CHECK: %[[ND:.+]] = arith.subi %[[K]], %[[Q]] : i64
+// CHECK: %[[A:.+]] = arith.maxsi %[[D]], %[[ND]] : i64
 // CHECK: %[[AF:.+]] = arith.sitofp %[[A]] : i64 to f32
 // CHECK: %[[MUL:.+]] = arith.mulf %[[M]], %[[AF]] : f32
 // CHECK: arith.negf %[[MUL]] : f32
