@@ -2,19 +2,18 @@
 // RUN:   canonicalize, cse, func.func(posenc-tile-and-vectorize{vector-width=16}))" | FileCheck %s
 
 // RoPE on [B, H, S, D] f32: the rotation runs as one scf.forall over
-// (b, h, s, 16-pair chunks) whose body is straight-line vector<16xf32> code:
-// no scalar loop, no scalar arithmetic.
+// (b, h, s, half, 16-pair chunks) whose body is straight-line vector<16xf32>
+// code: no scalar loop, no scalar arithmetic.
 // CHECK-LABEL: func.func @rope_f32
 // CHECK: scf.forall ({{.*}}) = (0, 0) to (128, 64) step (1, 16)
 // CHECK: math.cos %{{.+}} : vector<16xf32>
 // CHECK: math.sin %{{.+}} : vector<16xf32>
-// CHECK: scf.forall ({{.*}}) = (0, 0, 0, 0) to (1, 8, 128, 64) step (1, 1, 1, 16)
+// CHECK: scf.forall ({{.*}}) = (0, 0, 0, 0, 0) to (1, 8, 128, 2, 64) step (1, 1, 1, 1, 16)
 // CHECK-NOT: scf.for
-// CHECK: %[[X1:.+]] = vector.shape_cast %{{.+}} : vector<1x1x1x16xf32> to vector<16xf32>
-// CHECK: %[[C:.+]] = vector.shape_cast %{{.+}} : vector<1x1x1x16xf32> to vector<16xf32>
-// CHECK: arith.mulf %[[X1]], %[[C]] : vector<16xf32>
+// CHECK: arith.mulf %{{.+}}, %{{.+}} : vector<16xf32>
 // CHECK: arith.subf %{{.+}}, %{{.+}} : vector<16xf32>
 // CHECK: arith.addf %{{.+}}, %{{.+}} : vector<16xf32>
+// CHECK: arith.select %{{.+}}, %{{.+}}, %{{.+}} : vector<16xi1>, vector<16xf32>
 // CHECK-NOT: scf.for
 // CHECK: scf.forall.in_parallel
 func.func @rope_f32(%x: tensor<1x8x128x128xf32>, %p: tensor<128xi64>) -> tensor<1x8x128x128xf32> {
@@ -27,7 +26,7 @@ func.func @rope_f32(%x: tensor<1x8x128x128xf32>, %p: tensor<128xi64>) -> tensor<
 
 // bf16 inputs are widened to f32 in registers and narrowed once.
 // CHECK-LABEL: func.func @rope_bf16
-// CHECK: scf.forall ({{.*}}) = (0, 0, 0, 0) to (2, 4, 16, 32) step (1, 1, 1, 16)
+// CHECK: scf.forall ({{.*}}) = (0, 0, 0, 0, 0) to (2, 4, 16, 2, 32) step (1, 1, 1, 1, 16)
 // CHECK: arith.extf %{{.+}} : vector<16xbf16> to vector<16xf32>
 // CHECK: arith.truncf %{{.+}} : vector<16xf32> to vector<16xbf16>
 func.func @rope_bf16(%x: tensor<2x4x16x64xbf16>) -> tensor<2x4x16x64xbf16> {
