@@ -26,17 +26,19 @@ if [ "${#missing[@]}" -gt 0 ]; then
     "${missing[@]}" >/dev/null
 fi
 
-# Python packages of the test suite, pinned in requirements.txt (numpy) and
+# Python packages of the test suite, pinned in requirements.txt (numpy),
 # requirements-hf.txt (torch + transformers for the differential tests, ~3 GB
-# once per machine); a stamp keyed by their hash keeps re-runs instant.
+# once per machine) and requirements-iree.txt (IREE compiler and runtime for
+# test/IREE and bench/iree); a stamp keyed by their hash keeps re-runs instant.
 req="$(dirname "$0")/../requirements.txt"
 req_hf="$(dirname "$0")/../requirements-hf.txt"
+req_iree="$(dirname "$0")/../requirements-iree.txt"
 stamp_dir=${XDG_CACHE_HOME:-$HOME/.cache}/posenc
-stamp="$stamp_dir/pip-$(cat "$req" "$req_hf" | sha256sum | cut -c1-16)-$(python3 -c 'import sys; print(sys.version_info[0]*100+sys.version_info[1])')"
+stamp="$stamp_dir/pip-$(cat "$req" "$req_hf" "$req_iree" | sha256sum | cut -c1-16)-$(python3 -c 'import sys; print(sys.version_info[0]*100+sys.version_info[1])')"
 if [ ! -f "$stamp" ]; then
   echo "setup: installing Python packages from requirements.txt"
   python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
-    -r "$req" -r "$req_hf"
+    -r "$req" -r "$req_hf" -r "$req_iree"
   mkdir -p "$stamp_dir" && touch "$stamp"
 fi
 echo "setup: dependencies present"

@@ -2,6 +2,7 @@
 # lit configuration of the posenc test suite.
 
 import os
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -29,11 +30,11 @@ config.environment["FILECHECK_OPTS"] = (
 
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.posenc_tools_dir, config.llvm_tools_dir]
-tools = ["posenc-opt", "posenc-translate"]
+tools = ["posenc-opt", "posenc-run", "posenc-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
-# Python packages of the numerics tests (installed by scripts/setup.sh);
-# without them those tests report UNSUPPORTED, never PASS.
+# Python packages of the numerics and execution tests (installed by
+# scripts/setup.sh); without them those tests report UNSUPPORTED, never PASS.
 import importlib.util
 import subprocess
 
@@ -48,3 +49,9 @@ if python_has("numpy"):
     config.available_features.add("numpy")
 if python_has("numpy", "torch", "transformers"):
     config.available_features.add("hf")
+if python_has("numpy", "iree.compiler", "iree.runtime"):
+    config.available_features.add("iree")
+
+# The OpenMP runtime the JIT loads for code lowered through the omp dialect.
+if os.path.exists(os.path.join(config.llvm_lib_dir, "libomp.so")):
+    config.available_features.add("libomp")

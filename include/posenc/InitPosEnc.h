@@ -17,7 +17,7 @@ namespace posenc {
 void registerPosEncDialects(DialectRegistry &registry);
 
 /// Registers every posenc pass and pass pipeline with the global registry
-/// (for textual pipelines and opt-style command lines).
+/// (for textual pipelines and opt-style command lines). Idempotent.
 void registerPosEncPasses();
 
 } // namespace posenc

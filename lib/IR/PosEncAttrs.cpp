@@ -143,7 +143,9 @@ LogicalResult YarnAttr::verify(EmitErrorFn emitError, Real factor,
                                int64_t originalMax, Real betaFast,
                                Real betaSlow, bool, std::optional<Real> mscale,
                                std::optional<Real> mscaleAllDim,
-                               std::optional<Real> attentionFactor) {
+                               std::optional<Real> attentionFactor,
+                               YarnFactorRule factorRule,
+                               std::optional<int64_t> maxPositionEmbeddings) {
   if (failed(checkPositive(emitError, "factor", factor)) ||
       failed(checkPositive(emitError, "original_max_position_embeddings",
                            originalMax)) ||
@@ -153,6 +155,13 @@ LogicalResult YarnAttr::verify(EmitErrorFn emitError, Real factor,
       failed(checkFinite(emitError, "mscale_all_dim", mscaleAllDim)) ||
       failed(checkPositiveIfPresent(emitError, "attention_factor",
                                     attentionFactor)))
+    return failure();
+  if (factorRule == YarnFactorRule::context_ratio && !maxPositionEmbeddings)
+    return emitError() << "factor_rule = context_ratio needs "
+                          "'max_position_embeddings'";
+  if (maxPositionEmbeddings &&
+      failed(checkPositive(emitError, "max_position_embeddings",
+                           *maxPositionEmbeddings)))
     return failure();
   // beta_fast marks the high-frequency end of the ramp; swapping them inverts
   // which pairs are interpolated (HF only warns, GGML and HF then disagree).

@@ -104,12 +104,19 @@ void DynamicNtkAttr::computeFrequencies(int64_t rotaryDim, double base,
   attentionFactor = 1.0;
 }
 
+double YarnAttr::getScale() const {
+  if (getFactorRule() == YarnFactorRule::context_ratio)
+    return static_cast<double>(*getMaxPositionEmbeddings()) /
+           static_cast<double>(getOriginalMaxPositionEmbeddings());
+  return getFactor();
+}
+
 // HF `_compute_yarn_parameters` (v5: explicit factor, optional truncation).
 void YarnAttr::computeFrequencies(int64_t rotaryDim, double base,
                                   std::optional<int64_t>,
                                   SmallVectorImpl<double> &invFreq,
                                   double &attentionFactor) const {
-  double s = getFactor();
+  double s = getScale();
   double d = static_cast<double>(rotaryDim);
   double original = static_cast<double>(getOriginalMaxPositionEmbeddings());
   // Pair index at which the wavelength equals original / rotations.

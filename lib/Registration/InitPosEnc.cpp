@@ -4,6 +4,8 @@
 
 #include "posenc/Conversion/Passes.h"
 #include "posenc/IR/PosEncDialect.h"
+#include "posenc/Pipelines/CPUPipeline.h"
+#include "posenc/Pipelines/LinalgPipeline.h"
 #include "posenc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -20,6 +22,14 @@ void mlir::posenc::registerPosEncDialects(DialectRegistry &registry) {
 }
 
 void mlir::posenc::registerPosEncPasses() {
-  registerPosEncConversionPasses();
-  registerPosEncTransformsPasses();
+  // Hosts may reach this more than once (C API, plugin, their own init); a
+  // pipeline registered twice is a fatal error.
+  static const bool registered = [] {
+    registerPosEncConversionPasses();
+    registerPosEncTransformsPasses();
+    registerCPUPipeline();
+    registerPosEncToLinalgPipeline();
+    return true;
+  }();
+  (void)registered;
 }

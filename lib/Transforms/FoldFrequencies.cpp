@@ -33,9 +33,7 @@ struct FoldRopeFrequencies : OpRewritePattern<RopeFrequenciesOp> {
   }
 };
 
-bool isConstantOne(Value v) {
-  return v && matchPattern(v, m_OneFloat());
-}
+bool isConstantOne(Value v) { return v && matchPattern(v, m_OneFloat()); }
 
 /// A constant attention factor of exactly 1 is a no-op on cos/sin.
 template <typename OpTy>
@@ -46,8 +44,8 @@ struct DropUnitAttentionFactor : OpRewritePattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     if (!isConstantOne(op.getAttentionFactor()))
       return rewriter.notifyMatchFailure(op, "no unit attention factor");
-    rewriter.modifyOpInPlace(
-        op, [&]() { op.getAttentionFactorMutable().clear(); });
+    rewriter.modifyOpInPlace(op,
+                             [&]() { op.getAttentionFactorMutable().clear(); });
     return success();
   }
 };
@@ -62,8 +60,8 @@ struct PosEncFoldFrequenciesPass
     // Only our patterns: other ops are not this pass's business.
     GreedyRewriteConfig config;
     config.enableFolding(false);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
-                                     config)))
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       signalPassFailure();
   }
 };

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -26,23 +27,31 @@ using namespace mlir::posenc;
 
 namespace {
 
-/// Tile sizes of `op`: 1 on parallel dims, `width` (capped by a static
-/// extent) on the innermost parallel dim, 0 (untiled) on reductions.
+/// Tile sizes of `op`: the `width` vector lanes go to the innermost parallel
+/// dims (innermost first, each up to its static extent, e.g. 8 x 2 for an
+/// interleaved [..., pairs, 2] view), 1 on the other parallel dims, 0
+/// (untiled) on reductions.
 SmallVector<int64_t> chooseTileSizes(linalg::LinalgOp op, int64_t width) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<int64_t> sizes(ranges.size(), 0);
-  int64_t innermostParallel = -1;
-  for (auto [i, it] : llvm::enumerate(iterators)) {
-    if (it != utils::IteratorType::parallel)
+  for (auto [i, it] : llvm::enumerate(iterators))
+    if (it == utils::IteratorType::parallel)
+      sizes[i] = 1;
+  int64_t lanes = width;
+  for (int64_t i = static_cast<int64_t>(ranges.size()) - 1; i >= 0 && lanes > 1;
+       --i) {
+    if (iterators[i] != utils::IteratorType::parallel)
       continue;
-    sizes[i] = 1;
-    innermostParallel = i;
-  }
-  if (innermostParallel >= 0) {
-    int64_t extent = ranges[innermostParallel];
-    sizes[innermostParallel] =
-        ShapedType::isDynamic(extent) ? width : std::min(width, extent);
+    int64_t extent = ranges[i];
+    if (ShapedType::isDynamic(extent)) {
+      sizes[i] = lanes;
+      break;
+    }
+    sizes[i] = std::min(lanes, extent);
+    lanes /= sizes[i];
+    if (extent > sizes[i])
+      break; // a partial tile of this dim: outer dims stay 1
   }
   return sizes;
 }
@@ -140,12 +149,9 @@ struct PosEncTileAndVectorizePass
                                     llvm::IsaPred<tensor::ExtractOp>))
         continue;
       rewriter.setInsertionPoint(op);
-      // One flag per vector size: linalg::vectorize reads as many flags as
-      // sizes, and an empty list made it read uninitialized memory (random
-      // scalable dims, IR that does not verify).
-      SmallVector<bool> scalableDims(vectorSizes.size(), false);
+      SmallVector<bool> scalable(vectorSizes.size(), false);
       FailureOr<linalg::VectorizationResult> result =
-          linalg::vectorize(rewriter, op, vectorSizes, scalableDims,
+          linalg::vectorize(rewriter, op, vectorSizes, scalable,
                             /*vectorizeNDExtract=*/true);
       if (failed(result))
         continue; // stays scalar; still correct
@@ -153,7 +159,14 @@ struct PosEncTileAndVectorizePass
     }
 
     // Cleanup, staged: mixing canonicalization with shape-cast lowering in
-    // one greedy rewrite can loop forever.
+    // one greedy rewrite can loop forever. Masks go first: later folds may
+    // move ops into a vector.mask region, which must hold exactly one op.
+    {
+      RewritePatternSet patterns(ctx);
+      vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        return signalPassFailure();
+    }
     {
       RewritePatternSet patterns(ctx);
       tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);

@@ -145,3 +145,14 @@ func.func @rope_odd_dim() attributes {s = #posenc.rope<layout = half_split, rota
 
 // expected-error @+1 {{'rotary_dim' must be positive and even, got 0}}
 func.func @rope_zero_dim() attributes {s = #posenc.rope<layout = interleaved, rotary_dim = 0>} { return }
+
+// -----
+
+// HF v4.5x's rule needs the context it divides.
+// expected-error @+1 {{factor_rule = context_ratio needs 'max_position_embeddings'}}
+func.func @yarn_context_ratio_without_max() attributes {s = #posenc.yarn<factor = 4.0, original_max_position_embeddings = 4096, factor_rule = context_ratio>} { return }
+
+// -----
+
+// expected-error @+1 {{'max_position_embeddings' must be > 0, got 0}}
+func.func @yarn_zero_max() attributes {s = #posenc.yarn<factor = 4.0, original_max_position_embeddings = 4096, factor_rule = context_ratio, max_position_embeddings = 0>} { return }

@@ -22,6 +22,8 @@ func.func @frequencies(%n: index, %m: i64) {
   %6:2 = posenc.rope_frequencies dim 128 base 1000000.0 scaling(#posenc.yarn<factor = 4.0, original_max_position_embeddings = 32768, beta_fast = 32.0, beta_slow = 1.0, truncate = true>) : tensor<64xf32>, f32
   // CHECK: scaling(#posenc.yarn<factor = 4.000000e+01, original_max_position_embeddings = 4096, beta_fast = 1.600000e+01, beta_slow = 2.000000e+00, truncate = false, mscale = 1.000000e+00, mscale_all_dim = 7.070000e-01, attention_factor = 1.250000e+00>)
   %7:2 = posenc.rope_frequencies dim 64 base 10000.0 scaling(#posenc.yarn<factor = 40.0, original_max_position_embeddings = 4096, beta_fast = 16.0, beta_slow = 2.0, truncate = false, mscale = 1.0, mscale_all_dim = 0.707, attention_factor = 1.25>) : tensor<32xf32>, f32
+  // CHECK: scaling(#posenc.yarn<factor = 4.000000e+00, original_max_position_embeddings = 32768, factor_rule = context_ratio, max_position_embeddings = 32768>)
+  %70:2 = posenc.rope_frequencies dim 64 base 10000.0 scaling(#posenc.yarn<factor = 4.0, original_max_position_embeddings = 32768, factor_rule = context_ratio, max_position_embeddings = 32768>) : tensor<32xf32>, f32
   // CHECK: scaling(#posenc.llama3<factor = 8.000000e+00, original_max_position_embeddings = 8192>)
   %8:2 = posenc.rope_frequencies dim 128 base 500000.0 scaling(#posenc.llama3<factor = 8.0, low_freq_factor = 1.0, high_freq_factor = 4.0, original_max_position_embeddings = 8192>) : tensor<64xf32>, f32
   // CHECK: scaling(#posenc.llama3<factor = 3.200000e+01, low_freq_factor = 2.000000e+00, high_freq_factor = 2.000000e+00, original_max_position_embeddings = 8192>)

@@ -76,3 +76,31 @@ func.func @drop_unit_factor(%x: tensor<2x8xf32>) -> (tensor<2x8xf32>, tensor<2x8
   %z = posenc.rotary %x half_split dim 8 inv_freq(%inv2 : tensor<4xf32>) attention_factor(%af2) : tensor<2x8xf32>
   return %y, %z : tensor<2x8xf32>, tensor<2x8xf32>
 }
+
+// -----
+
+// HF v4.5x YaRN (factor_rule = context_ratio): s = max / original overrides
+// the factor. With Qwen2.5's recipe (max == original) that is s = 1, i.e. the
+// unscaled ladder and attention factor 1 (reference §7.1).
+// CHECK-LABEL: func.func @yarn_context_ratio_qwen_recipe
+// CHECK-DAG: %[[INV:.+]] = arith.constant dense<[1.000000e+00, 1.000000e-01, 0.00999999977, 1.000000e-03]> : tensor<4xf32>
+// CHECK-DAG: %[[AF:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK: return %[[INV]], %[[AF]]
+func.func @yarn_context_ratio_qwen_recipe() -> (tensor<4xf32>, f32) {
+  %inv, %af = posenc.rope_frequencies dim 8 base 10000.0 scaling(#posenc.yarn<factor = 4.0, original_max_position_embeddings = 32768, factor_rule = context_ratio, max_position_embeddings = 32768>) : tensor<4xf32>, f32
+  return %inv, %af : tensor<4xf32>, f32
+}
+
+// -----
+
+// A context ratio of 4 folds to exactly the table of an explicit factor 4:
+// the two folded constants are one (uniqued) constant.
+// CHECK-LABEL: func.func @yarn_context_ratio_equals_factor
+// CHECK: %[[T:.+]] = arith.constant dense<{{.+}}> : tensor<16xf32>
+// CHECK-NOT: arith.constant dense
+// CHECK: return %[[T]], %[[T]]
+func.func @yarn_context_ratio_equals_factor() -> (tensor<16xf32>, tensor<16xf32>) {
+  %a:2 = posenc.rope_frequencies dim 32 base 10000.0 scaling(#posenc.yarn<factor = 4.0, original_max_position_embeddings = 2048>) : tensor<16xf32>, f32
+  %b:2 = posenc.rope_frequencies dim 32 base 10000.0 scaling(#posenc.yarn<factor = 1.0, original_max_position_embeddings = 2048, factor_rule = context_ratio, max_position_embeddings = 8192>) : tensor<16xf32>, f32
+  return %a#0, %b#0 : tensor<16xf32>, tensor<16xf32>
+}

@@ -21,6 +21,6 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::posenc::registerPosEncDialects(registry);
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "posenc optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "posenc optimizer driver\n", registry));
 }

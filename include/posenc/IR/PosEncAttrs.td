@@ -113,6 +113,11 @@ def PosEnc_YarnAttr : PosEnc_ScalingAttr<"Yarn", "yarn"> {
     `get_mscale(s, mscale) / get_mscale(s, mscale_all_dim)` when both are
     given and non-zero; else `0.1 ln(s) + 1` (1 for `s <= 1`).
 
+    `s` is `factor` (`factor_rule = explicit`, HF v5) or, with
+    `factor_rule = context_ratio` (HF v4.5x), `max_position_embeddings /
+    original_max_position_embeddings` (then `max_position_embeddings` is
+    required).
+
     ```mlir
     #posenc.yarn<factor = 4.000000e+00, original_max_position_embeddings = 32768>
     ```
@@ -125,7 +130,15 @@ def PosEnc_YarnAttr : PosEnc_ScalingAttr<"Yarn", "yarn"> {
     PosEnc_BoolParam<"true", "floor/ceil the correction range">:$truncate,
     PosEnc_OptF64Param<"DeepSeek mscale">:$mscale,
     PosEnc_OptF64Param<"DeepSeek mscale_all_dim">:$mscale_all_dim,
-    PosEnc_OptF64Param<"explicit attention factor">:$attention_factor);
+    PosEnc_OptF64Param<"explicit attention factor">:$attention_factor,
+    DefaultValuedParameter<"YarnFactorRule", "YarnFactorRule::explicit_factor",
+                           "HF v5 explicit factor or HF v4.5x context ratio">:$factor_rule,
+    OptionalParameter<"std::optional<int64_t>",
+                      "context for factor_rule = context_ratio">:$max_position_embeddings);
+  let extraClassDeclaration = [{
+    /// The scale factor s the scheme uses (see factor_rule).
+    double getScale() const;
+  }];
 }
 
 def PosEnc_Llama3Attr : PosEnc_ScalingAttr<"Llama3", "llama3"> {

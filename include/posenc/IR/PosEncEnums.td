@@ -133,4 +133,20 @@ def PosEnc_LongRopeSelect : I32EnumAttr<"LongRopeSelect",
   let cppNamespace = "::mlir::posenc";
 }
 
+def PosEnc_YarnFactorRule : I32EnumAttr<"YarnFactorRule",
+    "which scale factor YaRN uses", [
+      I32EnumAttrCase<"explicit_factor", 0, "explicit">,
+      I32EnumAttrCase<"context_ratio", 1>
+    ]> {
+  let description = [{
+    `explicit` (HF transformers v5, vLLM, llama.cpp): `s = factor`.
+    `context_ratio` (HF transformers v4.5x, issue #38224): whenever
+    `original_max_position_embeddings` is given, `s = max_position_embeddings
+    / original_max_position_embeddings`, overriding `factor`; with Qwen2.5's
+    recipe (both 32768) this silently runs unscaled RoPE.
+  }];
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::posenc";
+}
+
 #endif // POSENC_IR_POSENCENUMS_TD

@@ -38,9 +38,11 @@ Value mlir::posenc::emitAlibiBias(OpBuilder &b, Location loc, Value slope,
   if (form == AlibiForm::key_linear)
     return arith::MulFOp::create(b, loc, slope,
                                  arith::SIToFPOp::create(b, loc, f32, kPos));
-  // -m * |q - k|, the distance formed exactly in integers.
+  // -m * |q - k|, the distance formed exactly in integers as max(q-k, k-q):
+  // arith lowers n-D vectors to LLVM, math.absi does not.
   Value distance =
-      math::AbsIOp::create(b, loc, arith::SubIOp::create(b, loc, qPos, kPos));
+      arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, qPos, kPos),
+                             arith::SubIOp::create(b, loc, kPos, qPos));
   return arith::NegFOp::create(
       b, loc,
       arith::MulFOp::create(b, loc, slope,

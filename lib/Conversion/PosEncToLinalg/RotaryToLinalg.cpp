@@ -160,41 +160,76 @@ struct LowerRotary : OpRewritePattern<RotaryOp> {
           linalg::YieldOp::create(b, nloc, ValueRange{cos, sin});
         });
 
-    // Rotation over [x dims..., pair]. The two channels of each pair are
-    // read through slices of x: (i, i + half) or, interleaved, stride 2.
+    // Rotation. The two channels of each pair are read as slices of x
+    // (x1 = channels [0, half), x2 = [half, d); interleaved: stride 2). The
+    // rotated channels of the result are viewed as [..., 2, half] (half_split)
+    // or [..., half, 2] (interleaved), so that one generic with one
+    // destination-style output writes channel c of pair i:
+    //   c = 0: x1 * cos - x2 * sin,   c = 1: x2 * cos + x1 * sin.
+    // One output keeps bufferization in place (no temporary, no copy).
     bool interleaved = op.getLayout() == RotaryLayout::interleaved;
-    SmallVector<AffineExpr> lead;
-    for (int64_t i = 0; i < rank - 1; ++i)
-      lead.push_back(getAffineDimExpr(i, ctx));
-    SmallVector<AffineExpr> tableExprs;
-    if (perBatch)
-      tableExprs.push_back(lead[0]);
-    tableExprs.append({lead[tokenAxis], getAffineDimExpr(rank - 1, ctx)});
-    AffineMap tableMap = AffineMap::get(rank, 0, tableExprs, ctx);
-    AffineMap outMap = rewriter.getMultiDimIdentityMap(rank);
-
+    int64_t headDim = xType.getShape().back();
+    SmallVector<OpFoldResult> zeros(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> unit(rank, rewriter.getIndexAttr(1));
     SmallVector<OpFoldResult> halfSizes(xSizes);
     halfSizes.back() = rewriter.getIndexAttr(half);
-    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
+    SmallVector<OpFoldResult> strides(unit);
     if (interleaved)
       strides.back() = rewriter.getIndexAttr(2);
-    OpFoldResult secondOffset = rewriter.getIndexAttr(interleaved ? 1 : half);
-    auto pairSlice = [&](OpFoldResult channel) -> Value {
-      SmallVector<OpFoldResult> at(offsets);
-      at.back() = channel;
+    auto pairSlice = [&](int64_t channel) -> Value {
+      SmallVector<OpFoldResult> at(zeros);
+      at.back() = rewriter.getIndexAttr(channel);
       return tensor::ExtractSliceOp::create(rewriter, loc, x, at, halfSizes,
                                             strides);
     };
-    Value x1 = pairSlice(offsets.back()), x2 = pairSlice(secondOffset);
-    Value out1 = emptyLike(rewriter, loc, halfSizes, elementType);
-    Value out2 = emptyLike(rewriter, loc, halfSizes, elementType);
+    Value x1 = pairSlice(0), x2 = pairSlice(interleaved ? 1 : half);
+
+    SmallVector<OpFoldResult> rotSizes(xSizes);
+    rotSizes.back() = rewriter.getIndexAttr(rotaryDim);
+    Value full = emptyLike(rewriter, loc, xSizes, elementType);
+    Value destRot = full;
+    if (rotaryDim < headDim)
+      destRot = tensor::ExtractSliceOp::create(rewriter, loc, full, zeros,
+                                               rotSizes, unit);
+    SmallVector<ReassociationIndices> reassociation;
+    for (int64_t i = 0; i < rank - 1; ++i)
+      reassociation.push_back({i});
+    reassociation.push_back({rank - 1, rank});
+    SmallVector<int64_t> expShape(xType.getShape().drop_back());
+    SmallVector<OpFoldResult> expSizes(xSizes.begin(), xSizes.end() - 1);
+    if (interleaved) {
+      expShape.append({half, 2});
+      expSizes.append({rewriter.getIndexAttr(half), rewriter.getIndexAttr(2)});
+    } else {
+      expShape.append({2, half});
+      expSizes.append({rewriter.getIndexAttr(2), rewriter.getIndexAttr(half)});
+    }
+    Value destExp = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(expShape, elementType), destRot,
+        reassociation, expSizes);
+
+    int64_t numLoops = rank + 1;
+    int64_t channelDim = interleaved ? rank : rank - 1;
+    AffineExpr pair = getAffineDimExpr(interleaved ? rank - 1 : rank, ctx);
+    SmallVector<AffineExpr> lead;
+    for (int64_t i = 0; i < rank - 1; ++i)
+      lead.push_back(getAffineDimExpr(i, ctx));
+    SmallVector<AffineExpr> pairExprs(lead);
+    pairExprs.push_back(pair);
+    AffineMap pairMap = AffineMap::get(numLoops, 0, pairExprs, ctx);
+    SmallVector<AffineExpr> tableExprs;
+    if (perBatch)
+      tableExprs.push_back(lead[0]);
+    tableExprs.append({lead[tokenAxis], pair});
+    AffineMap tableMap = AffineMap::get(numLoops, 0, tableExprs, ctx);
+    AffineMap outMap = rewriter.getMultiDimIdentityMap(numLoops);
+
     auto rotate = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{out1.getType(), out2.getType()},
+        rewriter, loc, TypeRange{destExp.getType()},
         ValueRange{x1, x2, tables.getResult(0), tables.getResult(1)},
-        ValueRange{out1, out2},
-        ArrayRef<AffineMap>{outMap, outMap, tableMap, tableMap, outMap, outMap},
-        parallelIterators(rank),
+        ValueRange{destExp},
+        ArrayRef<AffineMap>{pairMap, pairMap, tableMap, tableMap, outMap},
+        parallelIterators(numLoops),
         [&](OpBuilder &b, Location nloc, ValueRange args) {
           Value x1 = castFloat(b, nloc, args[0], f32);
           Value x2 = castFloat(b, nloc, args[1], f32);
@@ -205,29 +240,35 @@ struct LowerRotary : OpRewritePattern<RotaryOp> {
           Value o2 = arith::AddFOp::create(
               b, nloc, arith::MulFOp::create(b, nloc, x2, cos),
               arith::MulFOp::create(b, nloc, x1, sin));
-          linalg::YieldOp::create(
-              b, nloc,
-              ValueRange{castFloat(b, nloc, o1, elementType),
-                         castFloat(b, nloc, o2, elementType)});
+          Value isFirst = arith::CmpIOp::create(
+              b, nloc, arith::CmpIPredicate::eq,
+              linalg::IndexOp::create(b, nloc, channelDim),
+              arith::ConstantIndexOp::create(b, nloc, 0));
+          Value out = arith::SelectOp::create(b, nloc, isFirst, o1, o2);
+          linalg::YieldOp::create(b, nloc,
+                                  castFloat(b, nloc, out, elementType));
         });
+    Value rotated = tensor::CollapseShapeOp::create(
+        rewriter, loc, destRot.getType(), rotate.getResult(0), reassociation);
 
-    // Assemble: both halves, then the pass-through channels.
-    Value result = emptyLike(rewriter, loc, xSizes, elementType);
-    result = tensor::InsertSliceOp::create(rewriter, loc, rotate.getResult(0),
-                                           result, offsets, halfSizes, strides);
-    offsets.back() = secondOffset;
-    result = tensor::InsertSliceOp::create(rewriter, loc, rotate.getResult(1),
-                                           result, offsets, halfSizes, strides);
-    int64_t headDim = xType.getShape().back();
+    // Assemble the rotated channels and the pass-through ones (a linalg.copy,
+    // tiled and vectorized like the rest).
+    Value result = rotated;
     if (rotaryDim < headDim) {
+      result = tensor::InsertSliceOp::create(rewriter, loc, rotated, full,
+                                             zeros, rotSizes, unit);
       SmallVector<OpFoldResult> passSizes(xSizes);
       passSizes.back() = rewriter.getIndexAttr(headDim - rotaryDim);
-      offsets.back() = rewriter.getIndexAttr(rotaryDim);
-      SmallVector<OpFoldResult> unit(rank, rewriter.getIndexAttr(1));
-      Value pass = tensor::ExtractSliceOp::create(rewriter, loc, x, offsets,
+      SmallVector<OpFoldResult> passOffsets(zeros);
+      passOffsets.back() = rewriter.getIndexAttr(rotaryDim);
+      Value pass = tensor::ExtractSliceOp::create(rewriter, loc, x, passOffsets,
                                                   passSizes, unit);
-      result = tensor::InsertSliceOp::create(rewriter, loc, pass, result,
-                                             offsets, passSizes, unit);
+      Value passInit = tensor::ExtractSliceOp::create(
+          rewriter, loc, result, passOffsets, passSizes, unit);
+      Value copied =
+          linalg::CopyOp::create(rewriter, loc, pass, passInit).getResult(0);
+      result = tensor::InsertSliceOp::create(rewriter, loc, copied, result,
+                                             passOffsets, passSizes, unit);
     }
     rewriter.replaceOp(op, result);
     return success();

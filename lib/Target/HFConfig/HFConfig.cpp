@@ -716,7 +716,8 @@ LogicalResult Importer::readYarn(const Section &rope) {
   cfg.scalingFactor = factor;
   cfg.scaling = YarnAttr::getChecked(
       attrError(rope), ctx, Real(*factor), *originalMax, Real(fast), Real(slow),
-      truncateRange, real(mscale), real(mscaleAllDim), real(attentionFactor));
+      truncateRange, real(mscale), real(mscaleAllDim), real(attentionFactor),
+      YarnFactorRule::explicit_factor, std::optional<int64_t>());
   return success(cfg.scaling != nullptr);
 }
 

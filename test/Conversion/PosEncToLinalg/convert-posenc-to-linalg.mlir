@@ -50,13 +50,16 @@ func.func @longrope_switch(%n: i64) -> tensor<2xf32> {
 // -----
 
 // Half-split RoPE with partial rotary: cos/sin rows per (token, pair) are
-// built once (no head dimension), pairs (i, i + 16) are read as two slices
-// and rotated, channels [32, 64) are copied.
+// built once (no head dimension); the pairs (i, i + 16) are read as two
+// slices of x; one generic writes the rotated channels of the result viewed
+// as [..., 2, 16] (c = 0: x1*cos - x2*sin, c = 1: x2*cos + x1*sin);
+// channels [32, 64) are copied.
 // CHECK-DAG: #[[$INV:.+]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-DAG: #[[$POS:.+]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-DAG: #[[$ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
-// CHECK-DAG: #[[$ID4:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
-// CHECK-DAG: #[[$TAB:.+]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+// CHECK-DAG: #[[$PAIR:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
+// CHECK-DAG: #[[$TAB:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d2, d4)>
+// CHECK-DAG: #[[$ID5:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
 // CHECK-LABEL: func.func @rotary_half_split
 // CHECK-SAME: %[[X:[^:]+]]: tensor<2x4x?x64xf16>, %[[F:[^:]+]]: tensor<16xf64>, %[[P:[^:]+]]: tensor<?xi32>
 // CHECK: %[[TABLES:.+]]:2 = linalg.generic {indexing_maps = [#[[$INV]], #[[$POS]], #[[$ID2]], #[[$ID2]]]
@@ -68,14 +71,23 @@ func.func @longrope_switch(%n: i64) -> tensor<2xf32> {
 // CHECK: math.sin %{{.+}} : f32
 // CHECK: %[[X1:.+]] = tensor.extract_slice %[[X]][0, 0, 0, 0] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
 // CHECK: %[[X2:.+]] = tensor.extract_slice %[[X]][0, 0, 0, 16] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
-// CHECK: %[[ROT:.+]]:2 = linalg.generic {indexing_maps = [#[[$ID4]], #[[$ID4]], #[[$TAB]], #[[$TAB]], #[[$ID4]], #[[$ID4]]]
+// CHECK: %[[DEST:.+]] = tensor.empty(%{{.+}}) : tensor<2x4x?x64xf16>
+// CHECK: %[[ROT_DEST:.+]] = tensor.extract_slice %[[DEST]][0, 0, 0, 0] [2, 4, %{{.+}}, 32] [1, 1, 1, 1]
+// CHECK: %[[VIEW:.+]] = tensor.expand_shape %[[ROT_DEST]] {{\[}}[0], [1], [2], [3, 4]] output_shape [2, 4, %{{.+}}, 2, 16]
+// CHECK: %[[ROT:.+]] = linalg.generic {indexing_maps = [#[[$PAIR]], #[[$PAIR]], #[[$TAB]], #[[$TAB]], #[[$ID5]]]
 // CHECK-SAME: ins(%[[X1]], %[[X2]], %[[TABLES]]#0, %[[TABLES]]#1 :
+// CHECK-SAME: outs(%[[VIEW]] : tensor<2x4x?x2x16xf16>)
 // CHECK: arith.extf %{{.+}} : f16 to f32
+// CHECK: %[[C:.+]] = linalg.index 3 : index
+// CHECK: arith.cmpi eq, %[[C]]
+// CHECK: arith.select
 // CHECK: arith.truncf %{{.+}} : f32 to f16
-// CHECK: %[[R1:.+]] = tensor.insert_slice %[[ROT]]#0 into %{{.+}}[0, 0, 0, 0] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
-// CHECK: %[[R2:.+]] = tensor.insert_slice %[[ROT]]#1 into %[[R1]][0, 0, 0, 16] [2, 4, %{{.+}}, 16] [1, 1, 1, 1]
+// CHECK: %[[FLAT:.+]] = tensor.collapse_shape %[[ROT]] {{\[}}[0], [1], [2], [3, 4]]
+// CHECK: %[[R1:.+]] = tensor.insert_slice %[[FLAT]] into %[[DEST]][0, 0, 0, 0] [2, 4, %{{.+}}, 32] [1, 1, 1, 1]
 // CHECK: %[[PASS:.+]] = tensor.extract_slice %[[X]][0, 0, 0, 32] [2, 4, %{{.+}}, 32] [1, 1, 1, 1]
-// CHECK: tensor.insert_slice %[[PASS]] into %[[R2]][0, 0, 0, 32] [2, 4, %{{.+}}, 32] [1, 1, 1, 1]
+// CHECK: %[[PASS_DEST:.+]] = tensor.extract_slice %[[R1]][0, 0, 0, 32] [2, 4, %{{.+}}, 32] [1, 1, 1, 1]
+// CHECK: %[[COPIED:.+]] = linalg.copy ins(%[[PASS]] : {{.+}}) outs(%[[PASS_DEST]] : {{.+}})
+// CHECK: tensor.insert_slice %[[COPIED]] into %[[R1]][0, 0, 0, 32] [2, 4, %{{.+}}, 32] [1, 1, 1, 1]
 func.func @rotary_half_split(%x: tensor<2x4x?x64xf16>, %f: tensor<16xf64>, %p: tensor<?xi32>) -> tensor<2x4x?x64xf16> {
   %y = posenc.rotary %x half_split dim 32 inv_freq(%f : tensor<16xf64>) positions(%p : tensor<?xi32>) : tensor<2x4x?x64xf16>
   return %y : tensor<2x4x?x64xf16>
@@ -83,10 +95,11 @@ func.func @rotary_half_split(%x: tensor<2x4x?x64xf16>, %f: tensor<16xf64>, %p: t
 
 // -----
 
-// Interleaved pairs (2i, 2i+1) are written back with stride 2; per-batch
-// positions give per-batch cos/sin rows; an attention factor scales them.
-// CHECK-DAG: #[[$ID4:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
-// CHECK-DAG: #[[$TAB:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>
+// Interleaved pairs (2i, 2i+1) are read as stride-2 slices and written
+// through a [..., 4, 2] view; per-batch positions give per-batch cos/sin rows;
+// an attention factor scales them.
+// CHECK-DAG: #[[$PAIR:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[$TAB:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d3)>
 // CHECK-LABEL: func.func @rotary_interleaved
 // CHECK-SAME: %[[AF:[^:]+]]: f32
 // CHECK: linalg.generic
@@ -97,11 +110,12 @@ func.func @rotary_half_split(%x: tensor<2x4x?x64xf16>, %f: tensor<16xf64>, %p: t
 // CHECK: arith.mulf %[[S]], %[[AF]] : f32
 // CHECK: %[[X1:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0, 0] [2, 4, 8, 4] [1, 1, 1, 2]
 // CHECK: %[[X2:.+]] = tensor.extract_slice %{{.+}}[0, 0, 0, 1] [2, 4, 8, 4] [1, 1, 1, 2]
-// CHECK: linalg.generic {indexing_maps = [#[[$ID4]], #[[$ID4]], #[[$TAB]], #[[$TAB]], {{.+}}]
+// CHECK: tensor.expand_shape %{{.+}} {{\[}}[0], [1], [2], [3, 4]] output_shape [2, 4, 8, 4, 2]
+// CHECK: linalg.generic {indexing_maps = [#[[$PAIR]], #[[$PAIR]], #[[$TAB]], #[[$TAB]], {{.+}}]
 // CHECK-SAME: ins(%[[X1]], %[[X2]],
-// CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 0, 0] [2, 4, 8, 4] [1, 1, 1, 2]
-// CHECK: tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 0, 1] [2, 4, 8, 4] [1, 1, 1, 2]
-// CHECK-NOT: tensor.extract_slice
+// CHECK: linalg.index 4 : index
+// CHECK: tensor.collapse_shape
+// CHECK-NOT: linalg.copy
 func.func @rotary_interleaved(%x: tensor<2x4x8x8xf32>, %f: tensor<4xf32>, %p: tensor<2x8xi64>, %af: f32) -> tensor<2x4x8x8xf32> {
   %y = posenc.rotary %x interleaved dim 8 inv_freq(%f : tensor<4xf32>) positions(%p : tensor<2x8xi64>) attention_factor(%af) : tensor<2x4x8x8xf32>
   return %y : tensor<2x4x8x8xf32>
@@ -180,7 +194,8 @@ func.func @mrope_interleaved(%x: tensor<4x5x16xf32>, %f: tensor<8xf32>, %p: tens
 // CHECK: %[[J:.+]] = linalg.index 2 : index
 // CHECK: %[[K:.+]] = arith.index_cast %[[J]] : index to i64
 // CHECK: %[[D:.+]] = arith.subi %[[Q]], %[[K]] : i64
-// CHECK: %[[A:.+]] = math.absi %[[D]] : i64
+// CHECK: %[[ND:.+]] = arith.subi %[[K]], %[[Q]] : i64
+// CHECK: %[[A:.+]] = arith.maxsi %[[D]], %[[ND]] : i64
 // CHECK: %[[AF:.+]] = arith.sitofp %[[A]] : i64 to f32
 // CHECK: %[[MUL:.+]] = arith.mulf %[[M]], %[[AF]] : f32
 // CHECK: arith.negf %[[MUL]] : f32

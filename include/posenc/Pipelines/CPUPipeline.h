@@ -1,0 +1,43 @@
+//===- CPUPipeline.h - posenc to vectorized, threaded LLVM ------*- C++ -*-===//
+
+#ifndef POSENC_PIPELINES_CPUPIPELINE_H
+#define POSENC_PIPELINES_CPUPIPELINE_H
+
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+namespace posenc {
+
+/// Options of `posenc-cpu-pipeline`.
+struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+  PassOptions::Option<int64_t> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("Elements per vector on the innermost parallel dimension "
+                     "(16 x f32 = AVX-512)"),
+      llvm::cl::init(16)};
+  PassOptions::Option<bool> openmp{
+      *this, "openmp",
+      llvm::cl::desc("Run the tiles of each kernel on OpenMP threads (the "
+                     "thread count comes from OMP_NUM_THREADS at run time)"),
+      llvm::cl::init(true)};
+};
+
+/// The textual pass pipeline (on builtin.module) that lowers posenc and
+/// linalg-on-tensors to the LLVM dialect: fold frequencies, lower posenc to
+/// linalg, tile and vectorize, one-shot bufferize, deallocate, map scf.forall
+/// to OpenMP, lower vectors and everything else to LLVM.
+std::string getCPUPipelineText(const CPUPipelineOptions &options);
+
+/// Adds `posenc-cpu-pipeline` to `pm` (anchored on builtin.module).
+void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
+
+/// Registers `posenc-cpu-pipeline`.
+void registerCPUPipeline();
+
+} // namespace posenc
+} // namespace mlir
+
+#endif // POSENC_PIPELINES_CPUPIPELINE_H

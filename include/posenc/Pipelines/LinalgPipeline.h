@@ -1,0 +1,46 @@
+//===- LinalgPipeline.h - posenc to linalg on tensors -----------*- C++ -*-===//
+//
+// The embedding entry point for compilers with their own codegen: lower every
+// posenc op to linalg/tensor/arith/math on tensors and stop there, so the
+// host's tiling, fusion, bufferization and code generation take over.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POSENC_PIPELINES_LINALGPIPELINE_H
+#define POSENC_PIPELINES_LINALGPIPELINE_H
+
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+namespace posenc {
+
+/// Options of `buildPosEncToLinalgPipeline` (and of the textual pipeline
+/// `posenc-to-linalg-pipeline{anchor=... fold-frequencies=... cleanup=...}`).
+struct PosEncLoweringOptions {
+  /// The operation the passes are nested on, by name. Empty: every
+  /// isolated-from-above op directly under the pass manager's op (for hosts
+  /// whose functions are not `func.func`, e.g. IREE's `util.func`).
+  std::string anchor = "func.func";
+  /// Fold static frequency tables to constants before lowering
+  /// (`posenc-fold-frequencies`).
+  bool foldFrequencies = true;
+  /// Run `canonicalize` and `cse` after the lowering.
+  bool cleanup = true;
+};
+
+/// Appends posenc -> linalg on tensors to `pm`, which must be anchored on the
+/// op that holds the functions (`builtin.module` for most hosts):
+///   anchor(posenc-fold-frequencies, convert-posenc-to-linalg,
+///          canonicalize, cse)
+/// The result holds no posenc ops; numerics do not depend on the options.
+void buildPosEncToLinalgPipeline(OpPassManager &pm,
+                                 const PosEncLoweringOptions &options = {});
+
+/// Registers the textual pipeline `posenc-to-linalg-pipeline`.
+void registerPosEncToLinalgPipeline();
+
+} // namespace posenc
+} // namespace mlir
+
+#endif // POSENC_PIPELINES_LINALGPIPELINE_H

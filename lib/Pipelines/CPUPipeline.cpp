@@ -1,0 +1,54 @@
+//===- CPUPipeline.cpp - posenc-cpu-pipeline ------------------------------===//
+
+#include "posenc/Pipelines/CPUPipeline.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::posenc;
+
+std::string
+mlir::posenc::getCPUPipelineText(const CPUPipelineOptions &options) {
+  // Stages: inline (so results land in the caller's destinations); posenc ->
+  // linalg on tensors; register-sized tiles, vectorized; buffers (in place
+  // where possible, self-copies folded, temporaries freed); threads; LLVM.
+  std::string parallel =
+      options.openmp
+          ? "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
+          : "func.func(scf-forall-to-for),";
+  return llvm::formatv(
+      "inline,posenc-fold-frequencies,convert-posenc-to-linalg,canonicalize,"
+      "cse,"
+      "func.func(posenc-tile-and-vectorize{{vector-width={0}}),canonicalize,"
+      "cse,eliminate-empty-tensors,"
+      "one-shot-bufferize{{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map},"
+      "canonicalize,buffer-deallocation-pipeline,"
+      "convert-bufferization-to-memref,convert-linalg-to-loops,{1}canonicalize,"
+      "func.func(lower-vector-multi-reduction,lower-vector-mask),"
+      "convert-vector-to-scf{{full-unroll=true},lower-affine,convert-scf-to-cf,"
+      "expand-strided-metadata,lower-affine,convert-vector-to-llvm,"
+      "convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,"
+      "reconcile-unrealized-casts",
+      options.vectorWidth.getValue(), parallel);
+}
+
+void mlir::posenc::buildCPUPipeline(OpPassManager &pm,
+                                    const CPUPipelineOptions &options) {
+  std::string text = getCPUPipelineText(options);
+  // The pipeline text is ours and fixed: failing to parse it is a bug.
+  if (failed(parsePassPipeline(text, pm, llvm::errs())))
+    llvm::report_fatal_error("posenc-cpu-pipeline: invalid pipeline text");
+}
+
+void mlir::posenc::registerCPUPipeline() {
+  PassPipelineRegistration<CPUPipelineOptions>(
+      "posenc-cpu-pipeline",
+      "Lower posenc (and linalg on tensors) to vectorized, OpenMP-threaded "
+      "LLVM dialect code for the host CPU",
+      buildCPUPipeline);
+}

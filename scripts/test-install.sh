@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Tests posenc as an installed package: installs the build into a temporary
+# prefix, configures and builds examples/host-compiler against it
+# (find_package(MLIR) + find_package(PosEnc)), then runs the consumer's
+# host-opt and host-capi on examples/host-compiler/smoke.mlir (FileCheck) and
+# the installed plugin in stock mlir-opt. Ends with "test-install: PASS".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${POSENC_BUILD_DIR:-build}
+LLVM_PREFIX=/usr/lib/llvm-22
+FILECHECK=$LLVM_PREFIX/bin/FileCheck
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/posenc-install.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+log=$work/log
+fail() {
+  echo "test-install: FAIL: $1"
+  [ -f "$log" ] && tail -n 40 "$log"
+  exit 1
+}
+
+echo "test-install: installing $BUILD_DIR into a temporary prefix"
+cmake --install "$BUILD_DIR" --prefix "$prefix" >"$log" 2>&1 || fail "cmake --install"
+for f in lib/cmake/PosEnc/PosEncConfig.cmake lib/cmake/PosEnc/PosEncTargets.cmake \
+         include/posenc/InitPosEnc.h include/posenc/IR/PosEncOps.h.inc \
+         include/posenc-c/Dialects.h lib/libPosEncIR.a lib/PosEncPlugin.so \
+         bin/posenc-opt; do
+  [ -e "$prefix/$f" ] || fail "$f is not installed"
+done
+# The package must not point back into the source or build tree.
+if grep -rlF -e "$(pwd)" "$prefix/lib/cmake/PosEnc" >/dev/null; then
+  fail "lib/cmake/PosEnc refers to $(pwd)"
+fi
+
+echo "test-install: building examples/host-compiler against the package"
+cmake -G Ninja -S examples/host-compiler -B "$work/build" \
+  -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" \
+  -DMLIR_DIR=$LLVM_PREFIX/lib/cmake/mlir \
+  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+  -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld >"$log" 2>&1 || fail "configure"
+ninja -C "$work/build" >"$log" 2>&1 || fail "build"
+
+echo "test-install: smoke tests"
+smoke=examples/host-compiler/smoke.mlir
+"$work/build/host-opt" "$smoke" --host-pipeline 2>"$log" |
+  "$FILECHECK" "$smoke" || fail "host-opt --host-pipeline"
+"$work/build/host-capi" "$smoke" 2>"$log" |
+  "$FILECHECK" "$smoke" || fail "host-capi"
+"$work/build/host-opt" --show-dialects 2>"$log" |
+  "$FILECHECK" examples/host-compiler/dialects.txt || fail "host-opt dialects"
+plugin=$prefix/lib/PosEncPlugin.so
+"$LLVM_PREFIX/bin/mlir-opt" "$smoke" --load-dialect-plugin="$plugin" \
+  --load-pass-plugin="$plugin" \
+  --pass-pipeline="builtin.module(posenc-to-linalg-pipeline)" 2>"$log" |
+  "$FILECHECK" "$smoke" || fail "installed plugin in mlir-opt"
+echo "test-install: PASS"

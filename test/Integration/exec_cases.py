@@ -1,0 +1,418 @@
+"""Execution tests: posenc kernels JIT-compiled by posenc-run vs the fp64
+NumPy reference (test/lib/posenc_ref.py), on fresh seeded random inputs.
+
+Usage: exec_cases.py POSENC_RUN GROUP [--seed S]
+Groups: rotary, schemes, runtime-frequencies, alibi, sinusoidal, learned,
+        mrope, long-angle, attention. Each prints one line per case and ends
+with "N passed, N failed".
+
+Tolerances (stated per check, all absolute on outputs of magnitude <= ~2):
+  f32 outputs: 4e-6 * max|x| (f32 cos/sin of a reduced angle + one rounding);
+  bf16 / f16 outputs: half an output ulp of the reference magnitude plus
+  1e-5 (inputs are exact in bf16/f16; arithmetic is f32, rounded once);
+  frequencies computed at run time: 8 f32 ulps of the fp64 reference;
+  the long-position angle: 1e-6 rad (issue: <= 1e-6 rad up to 2^20).
+"""
+
+import argparse
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+import posenc_exec as pe  # noqa: E402
+import posenc_mlir as pm  # noqa: E402
+import posenc_ref as ref  # noqa: E402
+
+RESULTS = {"passed": 0, "failed": 0}
+
+
+def check(name, ok, detail=""):
+    RESULTS["passed" if ok else "failed"] += 1
+    print(("PASS " if ok else "FAIL ") + name + (f"  ({detail})" if detail else ""))
+
+
+ELEM = {"f32": np.float32, "f16": np.float16, "bf16": None}
+EPS = {"f32": 2.0 ** -24, "f16": 2.0 ** -11, "bf16": 2.0 ** -8}
+
+
+def as_input(x64, elem):
+    """The input as the kernel sees it (exact in its dtype) and its fp64 value."""
+    if elem == "bf16":
+        bits = pe.to_bf16_bits(x64.astype(np.float32))
+        return bits, pe.from_bf16_bits(bits).astype(np.float64)
+    arr = x64.astype(ELEM[elem])
+    return arr, arr.astype(np.float64)
+
+
+def as_output(y, elem):
+    return pe.from_bf16_bits(y).astype(np.float64) if elem == "bf16" else y.astype(np.float64)
+
+
+def tolerance(ref_out, x, elem):
+    if elem == "f32":
+        return 4e-6 * max(1.0, float(np.abs(x).max()))
+    return EPS[elem] * np.abs(ref_out) + 1e-5 + 4e-6 * float(np.abs(x).max())
+
+
+def tensor(shape, elem):
+    return "tensor<" + "x".join(str(s) for s in shape) + f"x{elem}>"
+
+
+def hf_exact_tables(inv32, positions_max, af):
+    """cos/sin of the f32 product p * inv (HF's fp32 angle), rows 0..max."""
+    p = np.arange(positions_max + 1, dtype=np.float32)
+    ang = (p[:, None] * inv32[None, :]).astype(np.float64)  # one f32 rounding
+    return np.cos(ang) * af, np.sin(ang) * af
+
+
+# ----------------------------------------------------------------------------
+def group_rotary(run, rng):
+    """Layouts x partial rotary x dtypes x position forms x token axes."""
+    cases = [
+        # (shape, token_dim, layout, rotary_dim, elem, positions, inv elem)
+        ((2, 4, 16, 64), None, "half_split", 64, "f32", "shared", "f64"),
+        ((2, 4, 16, 64), None, "interleaved", 64, "f32", "batch", "f64"),
+        ((2, 4, 16, 64), None, "half_split", 32, "f32", "offset", "f64"),
+        ((2, 4, 16, 64), None, "interleaved", 48, "f32", "shared", "f64"),
+        ((1, 3, 9, 80), None, "half_split", 32, "bf16", "batch", "f64"),
+        ((1, 3, 9, 80), None, "interleaved", 80, "f16", "shared", "f64"),
+        ((2, 16, 4, 64), 1, "half_split", 64, "f32", "batch", "f64"),   # [B, S, H, D]
+        ((24, 4, 64), 0, "half_split", 64, "f32", "shared", "f64"),     # vLLM [T, H, D]
+        ((2, 4, 16, 64), None, "half_split", 64, "f32", "shared", "f32"),  # HF-exact angles
+        ((2, 4, 16, 64), None, "interleaved", 64, "bf16", "offset", "f32"),
+    ]
+    for shape, token_dim, layout, d, elem, pos_form, inv_elem in cases:
+        tok = token_dim if token_dim is not None else len(shape) - 2
+        S = shape[tok]
+        x64 = rng.uniform(-1, 1, size=shape)
+        x_in, x_ref = as_input(x64, elem)
+        base = float(rng.choice([1e4, 5e5]))
+        inv64, af = ref.inv_freq(d, base)
+        args = [f"%x: {tensor(shape, elem)}"]
+        inputs = [x_in]
+        operands = ""
+        positions = None
+        offset = 0
+        if pos_form == "shared":
+            positions = rng.integers(0, 8192, size=(S,)).astype(np.int64)
+            args.append(f"%p: tensor<{S}xi64>")
+            operands += f" positions(%p : tensor<{S}xi64>)"
+            inputs.append(positions)
+        elif pos_form == "batch":
+            positions = rng.integers(0, 8192, size=(shape[0], S)).astype(np.int64)
+            args.append(f"%p: tensor<{shape[0]}x{S}xi64>")
+            operands += f" positions(%p : tensor<{shape[0]}x{S}xi64>)"
+            inputs.append(positions)
+        else:
+            offset = int(rng.integers(0, 100000))
+            args.append("%o: tensor<1xi64>")
+            inputs.append(np.array([offset], np.int64))
+        body = ""
+        if pos_form == "offset":
+            body += "  %c0 = arith.constant 0 : index\n  %off = tensor.extract %o[%c0] : tensor<1xi64>\n"
+            operands += " offset(%off : i64)"
+        attrs = f" {{token_dim = {token_dim} : i64}}" if token_dim is not None else ""
+        module = (
+            f"func.func @rope({', '.join(args)}) -> {tensor(shape, elem)} {{\n{body}"
+            f"  %inv, %af = posenc.rope_frequencies dim {d} base {pm.f(base)} : tensor<{d // 2}x{inv_elem}>, f32\n"
+            f"  %y = posenc.rotary %x {layout} dim {d} inv_freq(%inv : tensor<{d // 2}x{inv_elem}>){operands}"
+            f" attention_factor(%af){attrs} : {tensor(shape, elem)}\n"
+            f"  return %y : {tensor(shape, elem)}\n}}\n")
+        (y,) = run(module, inputs)
+        if inv_elem == "f32":
+            inv32 = inv64.astype(np.float32)
+            maxpos = int((positions.max() if positions is not None else 0) + offset + S)
+            expect = ref.rotary(x_ref, positions, layout=layout, rotary_dim=d, token_axis=tok,
+                                cos_sin=hf_exact_tables(inv32, maxpos, af), offset=offset)
+        else:
+            expect = ref.rotary(x_ref, positions, inv64, af, layout=layout, rotary_dim=d,
+                                token_axis=tok, offset=offset)
+        got = as_output(y, elem)
+        err = np.abs(got - expect)
+        tol = tolerance(expect, x_ref, elem)
+        check(f"rotary {layout} d={d}/{shape[-1]} {elem} positions={pos_form} token_dim={tok} "
+              f"inv={inv_elem}", bool(np.all(err <= tol)), f"max err {err.max():.3g}")
+
+
+# ----------------------------------------------------------------------------
+def group_schemes(run, rng):
+    """Every scaling scheme: random configs applied by posenc.rotary."""
+    for scheme in ["default", "linear", "ntk", "dynamic_ntk", "yarn", "llama3", "longrope"]:
+        for cfg in ref.random_configs(scheme, 3, seed=int(rng.integers(1 << 30))):
+            d = cfg["rotary_dim"]
+            D = cfg["head_dim"]
+            S = 8
+            x64 = rng.uniform(-1, 1, size=(1, 2, S, D))
+            positions = rng.integers(0, 1 << 16, size=(S,)).astype(np.int64)
+            seq_len = ref_len = None
+            inputs = [x64.astype(np.float32), positions]
+            args = [f"%x: tensor<1x2x{S}x{D}xf32>", f"%p: tensor<{S}xi64>"]
+            body = ""
+            if pm.needs_seq_len(cfg):
+                seq_len = ref_len = cfg["seq_len"]
+                inputs.append(np.array([seq_len], np.int64))
+                args.append("%n: tensor<1xi64>")
+                body = "  %c0 = arith.constant 0 : index\n  %len = tensor.extract %n[%c0] : tensor<1xi64>\n"
+            inv64, af = ref.inv_freq(d, cfg["base"], cfg["scheme"], seq_len=ref_len, **cfg["params"])
+            module = (
+                f"func.func @rope({', '.join(args)}) -> tensor<1x2x{S}x{D}xf32> {{\n{body}"
+                f"  {pm.frequencies_op(cfg, 'f64', '%len')}\n"
+                f"  %y = posenc.rotary %x half_split dim {d} inv_freq(%inv : tensor<{d // 2}xf64>)"
+                f" positions(%p : tensor<{S}xi64>) attention_factor(%af) : tensor<1x2x{S}x{D}xf32>\n"
+                f"  return %y : tensor<1x2x{S}x{D}xf32>\n}}\n")
+            (y,) = run(module, inputs)
+            x_ref = inputs[0].astype(np.float64)
+            expect = ref.rotary(x_ref, positions, inv64, af, rotary_dim=d)
+            err = np.abs(y.astype(np.float64) - expect)
+            tol = 4e-6 * max(1.0, af)
+            check(f"scheme {scheme} d={d}/{D} base={cfg['base']:.4g} seq_len={seq_len}",
+                  bool(np.all(err <= tol)), f"max err {err.max():.3g}, tol {tol:.3g}")
+
+
+# ----------------------------------------------------------------------------
+def group_runtime_frequencies(run, rng):
+    """HF dynamic NTK and LongRoPE switch computed at run time: >= 100 random
+    configs each, f32 tables within 8 ulp of the fp64 reference."""
+    for scheme, rule_key, rule in (("dynamic_ntk", "rule", "hf"), ("longrope", "select", "hf")):
+        cfgs = [c for c in ref.random_configs(scheme, 400, seed=int(rng.integers(1 << 30)))
+                if c["params"].get(rule_key, "hf") == rule][:100]
+        args, body, results, types = [], "  %c0 = arith.constant 0 : index\n", [], []
+        inputs = []
+        for i, cfg in enumerate(cfgs):
+            d = cfg["rotary_dim"]
+            args.append(f"%n{i}: tensor<1xi64>")
+            inputs.append(np.array([cfg["seq_len"]], np.int64))
+            body += f"  %len{i} = tensor.extract %n{i}[%c0] : tensor<1xi64>\n"
+            op = pm.frequencies_op(cfg, "f32", f"%len{i}").replace("%inv, %af", f"%inv{i}, %af{i}")
+            body += f"  {op}\n"
+            results.append(f"%inv{i}")
+            types.append(f"tensor<{d // 2}xf32>")
+        module = (f"func.func @freqs({', '.join(args)}) -> ({', '.join(types)}) {{\n{body}"
+                  f"  return {', '.join(results)} : {', '.join(types)}\n}}\n")
+        outs = run(module, inputs)
+        worst = 0
+        for cfg, inv in zip(cfgs, outs):
+            inv64, _ = ref.inv_freq(cfg["rotary_dim"], cfg["base"], cfg["scheme"],
+                                    seq_len=cfg["seq_len"], **cfg["params"])
+            worst = max(worst, int(pm.ulp_distance_f32(inv, inv64.astype(np.float32)).max()))
+        check(f"runtime {scheme} ({len(cfgs)} configs, seq_len as a runtime value)",
+              len(cfgs) >= 100 and worst <= 8, f"worst {worst} ulp")
+
+
+# ----------------------------------------------------------------------------
+def group_alibi(run, rng):
+    """ALiBi for head counts 1..130 (non powers of two included), both forms,
+    both alignments, shards, explicit positions."""
+    for start in range(1, 131, 26):
+        ns = list(range(start, min(start + 26, 131)))
+        body, results, types, expects = "", [], [], []
+        for n in ns:
+            sq, sk = int(rng.integers(1, 6)), int(rng.integers(1, 9))
+            form = "symmetric" if n % 2 else "key_linear"
+            align = "bottom_right" if n % 3 else "top_left"
+            offset = int(rng.integers(0, n))
+            local = n - offset
+            mb = float(rng.choice([8.0, 16.0, 4.0]))
+            t = f"tensor<{local}x{sq}x{sk}xf32>"
+            body += (f"  %b{n} = posenc.alibi {form} slopes(<num_heads = {n}, head_offset = {offset}, "
+                     f"max_bias = {pm.f(mb)}>) {{alignment = #posenc<alignment {align}>}} : {t}\n")
+            results.append(f"%b{n}")
+            types.append(t)
+            slopes = ref.alibi_slopes(n, mb, offset, local)
+            expects.append(ref.alibi_bias(slopes, sq, sk, form, align))
+        module = (f"func.func @alibi() -> ({', '.join(types)}) {{\n{body}"
+                  f"  return {', '.join(results)} : {', '.join(types)}\n}}\n")
+        outs = run(module, [])
+        for n, got, expect in zip(ns, outs, expects):
+            err = np.abs(got - expect)
+            tol = 2.0 ** -23 * np.abs(expect) + 1e-30
+            check(f"alibi n={n}", bool(np.all(err <= tol)), f"max err {err.max():.3g}")
+    # Batched, per-sequence (padding-aware) key positions and explicit query positions.
+    B, H, sq, sk = 2, 12, 3, 7
+    qp = rng.integers(0, 64, size=(B, sq)).astype(np.int64)
+    kp = rng.integers(0, 64, size=(B, sk)).astype(np.int64)
+    t = f"tensor<{B}x{H}x{sq}x{sk}xf32>"
+    module = (f"func.func @alibi(%q: tensor<{B}x{sq}xi64>, %k: tensor<{B}x{sk}xi64>) -> {t} {{\n"
+              f"  %b = posenc.alibi symmetric slopes(<num_heads = {H}>) q_positions(%q : tensor<{B}x{sq}xi64>)"
+              f" k_positions(%k : tensor<{B}x{sk}xi64>) : {t}\n  return %b : {t}\n}}\n")
+    (got,) = run(module, [qp, kp])
+    expect = ref.alibi_bias(ref.alibi_slopes(H), sq, sk, "symmetric", q_positions=qp,
+                            k_positions=kp, batch=B)
+    check("alibi batched explicit positions", bool(np.allclose(got, expect, rtol=2 ** -23, atol=0)))
+
+
+# ----------------------------------------------------------------------------
+def group_sinusoidal(run, rng):
+    for layout in ("interleaved", "concatenated"):
+        for dim in (6, 7, 64, 513):
+            P = 50
+            offset = int(rng.integers(0, 3000))
+            t = f"tensor<{P}x{dim}xf32>"
+            module = (f"func.func @table(%o: tensor<1xi64>) -> {t} {{\n"
+                      f"  %c0 = arith.constant 0 : index\n  %off = tensor.extract %o[%c0] : tensor<1xi64>\n"
+                      f"  %t = posenc.sinusoidal {layout} offset(%off : i64) : {t}\n  return %t : {t}\n}}\n")
+            (got,) = run(module, [np.array([offset], np.int64)])
+            expect = ref.sinusoidal(np.arange(P) + offset, dim, layout)
+            err = np.abs(got - expect)
+            check(f"sinusoidal {layout} d={dim} offset={offset}", bool(np.all(err <= 2e-6)),
+                  f"max err {err.max():.3g}")
+    # Per-sequence positions, bf16 output.
+    pos = rng.integers(0, 1 << 15, size=(2, 5)).astype(np.int64)
+    module = ("func.func @table(%p: tensor<2x5xi64>) -> tensor<2x5x32xbf16> {\n"
+              "  %t = posenc.sinusoidal interleaved positions(%p : tensor<2x5xi64>) : tensor<2x5x32xbf16>\n"
+              "  return %t : tensor<2x5x32xbf16>\n}\n")
+    (got,) = run(module, [pos])
+    expect = ref.sinusoidal(pos, 32, "interleaved")
+    err = np.abs(pe.from_bf16_bits(got) - expect)
+    check("sinusoidal interleaved bf16 positions [B, S]",
+          bool(np.all(err <= 2 ** -8 * np.abs(expect) + 2e-6)), f"max err {err.max():.3g}")
+
+
+# ----------------------------------------------------------------------------
+def group_learned(run, rng):
+    x = rng.uniform(-1, 1, size=(2, 6, 16)).astype(np.float32)
+    table = rng.uniform(-1, 1, size=(40, 16)).astype(np.float32)
+    pos = rng.integers(0, 40, size=(2, 6)).astype(np.int64)
+    module = ("func.func @add(%x: tensor<2x6x16xf32>, %t: tensor<40x16xf32>, %p: tensor<2x6xi64>)"
+              " -> tensor<2x6x16xf32> {\n"
+              "  %y = posenc.learned_absolute %x, %t positions(%p : tensor<2x6xi64>)"
+              " : tensor<2x6x16xf32>, tensor<40x16xf32>\n  return %y : tensor<2x6x16xf32>\n}\n")
+    (got,) = run(module, [x, table, pos])
+    expect = x.astype(np.float64) + table.astype(np.float64)[pos]
+    check("learned_absolute gather + add", bool(np.allclose(got, expect, rtol=2 ** -23, atol=1e-7)))
+    bad = pos.copy()
+    bad[1, 3] = 40
+    try:
+        run(module, [x, table, bad])
+        check("learned_absolute position 40 of 40 rows is a runtime error", False, "it ran")
+    except RuntimeError as e:
+        check("learned_absolute position 40 of 40 rows is a runtime error",
+              "outside the learned table" in str(e), str(e).strip().splitlines()[-1][:120])
+
+
+# ----------------------------------------------------------------------------
+def group_mrope(run, rng):
+    for mlayout in ("chunked", "interleaved"):
+        sections = [16, 24, 24]
+        d = 2 * sum(sections)
+        S = 10
+        x = rng.uniform(-1, 1, size=(1, 2, S, d)).astype(np.float32)
+        pos = rng.integers(0, 4096, size=(3, S)).astype(np.int64)
+        inv64, af = ref.inv_freq(d, 1e6)
+        t = f"tensor<1x2x{S}x{d}xf32>"
+        module = (f"func.func @m(%x: {t}, %p: tensor<3x{S}xi64>) -> {t} {{\n"
+                  f"  %inv, %af = posenc.rope_frequencies dim {d} base 1.0e6 : tensor<{d // 2}xf64>, f32\n"
+                  f"  %y = posenc.rotary %x half_split dim {d} inv_freq(%inv : tensor<{d // 2}xf64>)"
+                  f" positions(%p : tensor<3x{S}xi64>) {{mrope_sections = array<i64: 16, 24, 24>,"
+                  f" mrope_layout = #posenc<mrope_layout {mlayout}>}} : {t}\n  return %y : {t}\n}}\n")
+        (got,) = run(module, [x, pos])
+        expect = ref.rotary(x.astype(np.float64), pos, inv64, af, mrope_sections=sections,
+                            mrope_layout=mlayout)
+        err = np.abs(got - expect)
+        check(f"M-RoPE {mlayout} sections {sections}", bool(np.all(err <= 4e-6)), f"max err {err.max():.3g}")
+
+
+# ----------------------------------------------------------------------------
+def group_long_angle(run, rng):
+    """Angles at positions up to 2^20: rotate unit pairs (x1=1, x2=0) so the
+    output is (cos, sin) of the angle, and recover the angle with atan2."""
+    d = 128
+    S = 64
+    inv64, _ = ref.inv_freq(d, 500000.0)
+    pos = np.concatenate([(1 << 20) - np.arange(S // 2), rng.integers(1 << 19, 1 << 20, S // 2)])
+    pos = pos.astype(np.int64)
+    x = np.zeros((1, 1, S, d), np.float32)
+    x[..., : d // 2] = 1.0
+    t = f"tensor<1x1x{S}x{d}xf32>"
+    for inv_elem in ("f64", "f32"):
+        module = (f"func.func @a(%x: {t}, %p: tensor<{S}xi64>) -> {t} {{\n"
+                  f"  %inv, %af = posenc.rope_frequencies dim {d} base 5.0e5 : tensor<{d // 2}x{inv_elem}>, f32\n"
+                  f"  %y = posenc.rotary %x half_split dim {d} inv_freq(%inv : tensor<{d // 2}x{inv_elem}>)"
+                  f" positions(%p : tensor<{S}xi64>) : {t}\n  return %y : {t}\n}}\n")
+        (y,) = run(module, [x, pos])
+        got = np.arctan2(y[0, 0, :, d // 2:].astype(np.float64), y[0, 0, :, : d // 2].astype(np.float64))
+        inv = inv64 if inv_elem == "f64" else inv64.astype(np.float32).astype(np.float64)
+        exact = np.mod(pos[:, None].astype(np.float64) * inv[None, :] + np.pi, 2 * np.pi) - np.pi
+        err = np.abs(np.angle(np.exp(1j * (got - exact))))
+        if inv_elem == "f64":
+            check("long-context angle error at positions up to 2^20 (f64 inv_freq)",
+                  float(err.max()) <= 1e-6, f"max angle error {err.max():.3g} rad")
+        else:
+            # HF-exact option: the angle is one f32 product; it must match
+            # that product (not the exact angle) to 1e-6.
+            hf = (np.float32(1.0) * pos[:, None].astype(np.float32) *
+                  inv64.astype(np.float32)[None, :]).astype(np.float64)
+            hf = np.mod(hf + np.pi, 2 * np.pi) - np.pi
+            hf_err = np.abs(np.angle(np.exp(1j * (got - hf))))
+            check("HF-exact f32 angles reproduce the f32 product at 2^20",
+                  float(hf_err.max()) <= 1e-6,
+                  f"vs f32 product {hf_err.max():.3g} rad; vs exact angle {err.max():.3g} rad")
+
+
+# ----------------------------------------------------------------------------
+def group_attention(run, rng):
+    cases = [
+        # (B, Hq, Hkv, Sq, Sk, D, Dv, causal, rope, alibi, align)
+        (1, 4, 2, 5, 9, 32, 32, True, True, False, "bottom_right"),
+        (2, 8, 2, 6, 6, 16, 8, True, False, True, "bottom_right"),
+        (1, 6, 6, 4, 7, 16, 16, False, True, True, "top_left"),
+        (1, 4, 1, 1, 12, 64, 64, True, True, False, "bottom_right"),   # decode, MQA
+    ]
+    for B, Hq, Hkv, Sq, Sk, D, Dv, causal, rope, alibi, align in cases:
+        q = rng.uniform(-1, 1, (B, Hq, Sq, D)).astype(np.float32)
+        k = rng.uniform(-1, 1, (B, Hkv, Sk, D)).astype(np.float32)
+        v = rng.uniform(-1, 1, (B, Hkv, Sk, Dv)).astype(np.float32)
+        tq, tk, tv, to = (f"tensor<{B}x{Hq}x{Sq}x{D}xf32>", f"tensor<{B}x{Hkv}x{Sk}x{D}xf32>",
+                          f"tensor<{B}x{Hkv}x{Sk}x{Dv}xf32>", f"tensor<{B}x{Hq}x{Sq}x{Dv}xf32>")
+        clauses, pre = "", ""
+        inv64 = None
+        if causal:
+            clauses += " causal"
+        if rope:
+            inv64, _ = ref.inv_freq(D, 1e4)
+            pre = f"  %inv, %af = posenc.rope_frequencies dim {D} base 1.0e4 : tensor<{D // 2}xf64>, f32\n"
+            clauses += f" rope(<layout = half_split, rotary_dim = {D}>, %inv : tensor<{D // 2}xf64>)"
+        if alibi:
+            clauses += f" alibi(<num_heads = {Hq}>)"
+        module = (f"func.func @att(%q: {tq}, %k: {tk}, %v: {tv}) -> {to} {{\n{pre}"
+                  f"  %o = posenc.attention %q, %k, %v{clauses} {{alignment = #posenc<alignment {align}>}}"
+                  f" : {tq}, {tk}, {tv} -> {to}\n  return %o : {to}\n}}\n")
+        (got,) = run(module, [q, k, v])
+        expect = ref.attention(q.astype(np.float64), k.astype(np.float64), v.astype(np.float64),
+                               causal=causal, inv_freq=inv64, rotary_dim=D if rope else None,
+                               alibi_slopes=ref.alibi_slopes(Hq) if alibi else None,
+                               alignment=align)
+        err = np.abs(got - expect)
+        check(f"attention B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} Sk={Sk} causal={causal} rope={rope} "
+              f"alibi={alibi} {align}", bool(np.all(err <= 2e-5)), f"max err {err.max():.3g}")
+
+
+GROUPS = {
+    "rotary": group_rotary, "schemes": group_schemes,
+    "runtime-frequencies": group_runtime_frequencies, "alibi": group_alibi,
+    "sinusoidal": group_sinusoidal, "learned": group_learned, "mrope": group_mrope,
+    "long-angle": group_long_angle, "attention": group_attention,
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("posenc_run")
+    ap.add_argument("group", choices=sorted(GROUPS))
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--threads", type=int, default=None)
+    args = ap.parse_args()
+    rng = np.random.default_rng([args.seed, sorted(GROUPS).index(args.group)])
+
+    def run(module, inputs):
+        return pe.run(args.posenc_run, module, inputs, threads=args.threads)
+
+    GROUPS[args.group](run, rng)
+    print(f"{RESULTS['passed']} passed, {RESULTS['failed']} failed")
+    return 1 if RESULTS["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+"""posenc IR through a real host compiler: posenc-to-linalg-pipeline, then
+IREE (iree-compile for llvm-cpu) and IREE's runtime.
+
+Test and benchmark utility. posenc stops at linalg on tensors (its documented
+stopping point); IREE does everything below. IREE's input conversion demotes
+f64 to f32 by default, which would undo posenc's f64 angle reduction, so
+`--iree-input-demote-f64-to-f32=false` is passed (see docs/integration.md).
+"""
+
+import subprocess
+from typing import List, Sequence
+
+import numpy as np
+
+IREE_FLAGS = [
+    "--iree-hal-target-backends=llvm-cpu",
+    "--iree-llvmcpu-target-cpu=host",
+    "--iree-input-demote-f64-to-f32=false",
+]
+
+
+def lower_with_posenc(posenc_opt: str, module: str,
+                      pipeline: str = "posenc-to-linalg-pipeline") -> str:
+    """posenc IR -> linalg on tensors (textual MLIR)."""
+    out = subprocess.run(
+        [posenc_opt, "-", f"--pass-pipeline=builtin.module({pipeline})"],
+        input=module, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"posenc-opt failed:\n{out.stderr[-4000:]}")
+    return out.stdout
+
+
+def compile_with_iree(module: str, extra_flags: Sequence[str] = ()) -> bytes:
+    """linalg on tensors -> an IREE VM flatbuffer for the host CPU."""
+    import iree.compiler.tools as ireec
+    return ireec.compile_str(module, input_type="auto",
+                             extra_args=IREE_FLAGS + list(extra_flags))
+
+
+class Module:
+    """A compiled module loaded into IREE's runtime (local-task driver)."""
+
+    def __init__(self, vmfb: bytes, driver: str = "local-task"):
+        import iree.runtime as rt
+        self._config = rt.Config(driver)
+        self._ctx = rt.SystemContext(config=self._config)
+        self._ctx.add_vm_module(
+            rt.VmModule.copy_buffer(self._config.vm_instance, vmfb))
+
+    def function(self, name: str):
+        return self._ctx.modules.module[name]
+
+    def __call__(self, name: str, *inputs: np.ndarray) -> List[np.ndarray]:
+        results = self.function(name)(*inputs)
+        if not isinstance(results, (list, tuple)):
+            results = [results]
+        return [r.to_host() for r in results]
+
+
+def build(posenc_opt: str, module: str) -> Module:
+    """posenc IR -> posenc-to-linalg-pipeline -> IREE -> a loaded module."""
+    return Module(compile_with_iree(lower_with_posenc(posenc_opt, module)))

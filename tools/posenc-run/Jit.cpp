@@ -1,0 +1,160 @@
+//===- Jit.cpp - Compiling the lowered module to native code --------------===//
+
+#include "Jit.h"
+
+#include "EntryWrapper.h"
+
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+
+using namespace mlir;
+using llvm::Error;
+using llvm::Expected;
+using llvm::Twine;
+
+namespace mlir::posenc::run {
+
+static Error makeError(const Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+EntryCall::EntryCall(PackedEntryFn fn, llvm::ArrayRef<BufferRef> buffers)
+    : fn(fn) {
+  static_assert(sizeof(void *) == sizeof(int64_t), "64-bit hosts only");
+  for (const BufferRef &buffer : buffers) {
+    auto pointer =
+        static_cast<int64_t>(reinterpret_cast<intptr_t>(buffer.data));
+    llvm::SmallVector<int64_t> &descriptor = descriptors.emplace_back();
+    descriptor = {pointer, pointer, /*offset=*/0};
+    descriptor.append(buffer.shape.begin(), buffer.shape.end());
+    llvm::SmallVector<int64_t> strides(buffer.shape.size());
+    int64_t stride = 1;
+    for (size_t i = buffer.shape.size(); i-- > 0;) {
+      strides[i] = stride;
+      stride *= buffer.shape[i];
+    }
+    descriptor.append(strides);
+  }
+  // Only now that `descriptors` no longer grows are the pointers stable.
+  for (llvm::SmallVector<int64_t> &descriptor : descriptors)
+    descriptorPtrs.push_back(descriptor.data());
+  for (void *&pointer : descriptorPtrs)
+    args.push_back(&pointer);
+}
+
+static bool usesOpenMP(ModuleOp module) {
+  return module
+      .walk([](Operation *op) {
+        Dialect *dialect = op->getDialect();
+        return dialect && dialect->getNamespace() == "omp"
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+static Expected<llvm::SmallVector<std::string>>
+getRuntimeLibraries(ModuleOp lowered, bool needOpenMP,
+                    llvm::ArrayRef<std::string> extraLibs) {
+  const std::string libDir = POSENC_LLVM_LIBRARY_DIR;
+  llvm::SmallVector<std::string> libs;
+  std::string runnerUtils = libDir + "/libmlir_c_runner_utils.so";
+  if (llvm::sys::fs::exists(runnerUtils))
+    libs.push_back(runnerUtils);
+  if (needOpenMP || usesOpenMP(lowered)) {
+    std::string omp = libDir + "/libomp.so";
+    if (!llvm::sys::fs::exists(omp))
+      return makeError("the module needs OpenMP but '" + omp +
+                       "' does not exist (install libomp-22-dev)");
+    libs.push_back(omp);
+  }
+  for (const std::string &lib : extraLibs) {
+    if (!llvm::sys::fs::exists(lib))
+      return makeError("shared library '" + lib + "' does not exist");
+    libs.push_back(lib);
+  }
+  return libs;
+}
+
+/// Fails with a one-line message naming the first op that has no translation
+/// to LLVM IR, instead of the translator's dump of the whole op.
+static Error checkTranslatable(ModuleOp lowered) {
+  Operation *untranslatable = nullptr;
+  lowered.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    Dialect *dialect = op->getDialect();
+    if (dialect &&
+        dialect->getRegisteredInterface<LLVMTranslationDialectInterface>())
+      return WalkResult::advance();
+    untranslatable = op;
+    return WalkResult::interrupt();
+  });
+  if (!untranslatable)
+    return Error::success();
+  std::string where;
+  llvm::raw_string_ostream os(where);
+  if (auto loc = dyn_cast<FileLineColLoc>(untranslatable->getLoc()))
+    os << " (" << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
+       << loc.getColumn() << ")";
+  return makeError("the lowered module still contains '" +
+                   untranslatable->getName().getStringRef() + "'" + where +
+                   ", which has no translation to LLVM IR; the pipeline must "
+                   "lower everything to the llvm dialect (see --dump-ir)");
+}
+
+Expected<JitEntry> jitCompile(ModuleOp lowered, bool needOpenMP,
+                              llvm::ArrayRef<std::string> extraLibs) {
+  if (Error err = checkTranslatable(lowered))
+    return std::move(err);
+  Expected<llvm::SmallVector<std::string>> sharedLibs =
+      getRuntimeLibraries(lowered, needOpenMP, extraLibs);
+  if (!sharedLibs)
+    return sharedLibs.takeError();
+  static const bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+
+  // Optimize for the host CPU (vector width, ISA extensions) rather than a
+  // generic target.
+  Expected<llvm::orc::JITTargetMachineBuilder> tmBuilder =
+      llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder)
+    return tmBuilder.takeError();
+  tmBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  Expected<std::unique_ptr<llvm::TargetMachine>> tm =
+      tmBuilder->createTargetMachine();
+  if (!tm)
+    return tm.takeError();
+  auto transformer = makeOptimizingTransformer(
+      /*optLevel=*/3, /*sizeLevel=*/0, tm->get());
+
+  llvm::SmallVector<llvm::StringRef> libs(sharedLibs->begin(),
+                                          sharedLibs->end());
+  ExecutionEngineOptions options;
+  options.transformer = transformer;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  options.sharedLibPaths = libs;
+  Expected<std::unique_ptr<ExecutionEngine>> engine =
+      ExecutionEngine::create(lowered, options, std::move(*tm));
+  if (!engine)
+    return makeError("cannot JIT-compile the lowered module: " +
+                     toString(engine.takeError()));
+  (*engine)->initialize();
+
+  std::string name = ("_mlir_ciface_" + kEntryWrapperName).str();
+  Expected<void (*)(void **)> fn = (*engine)->lookupPacked(name);
+  if (!fn) {
+    llvm::consumeError(fn.takeError());
+    return makeError("the lowered module has no " + name +
+                     "; the pipeline must keep llvm.emit_c_interface (for "
+                     "example convert-func-to-llvm or convert-to-llvm)");
+  }
+  return JitEntry{std::move(*engine), *fn};
+}
+
+} // namespace mlir::posenc::run

@@ -1,0 +1,62 @@
+//===- Jit.h - Compiling the lowered module to native code ----*- C++ -*-===//
+
+#ifndef POSENC_TOOLS_POSENC_RUN_JIT_H
+#define POSENC_TOOLS_POSENC_RUN_JIT_H
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir::posenc::run {
+
+/// `void fn(void **args)`: args[i] points to the i-th argument of the C
+/// interface, i.e. to a pointer to the i-th memref descriptor.
+using PackedEntryFn = void (*)(void **);
+
+/// The JIT-compiled module and the packed form of its entry wrapper.
+struct JitEntry {
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  PackedEntryFn fn = nullptr;
+};
+
+/// JIT-compiles `lowered` (LLVM dialect) for the host CPU at -O3 and looks up
+/// the entry wrapper. The JIT loads the MLIR C runner utils (memrefCopy and
+/// friends) when installed, libomp when the module contains OpenMP dialect
+/// ops or `needOpenMP` is set, then `extraLibs`; a missing one is an error.
+llvm::Expected<JitEntry> jitCompile(mlir::ModuleOp lowered, bool needOpenMP,
+                                    llvm::ArrayRef<std::string> extraLibs);
+
+/// A C-order buffer passed to the entry.
+struct BufferRef {
+  void *data;
+  llvm::ArrayRef<int64_t> shape;
+};
+
+/// A call of the entry with fixed buffers (inputs, then outputs). The memref
+/// descriptors are built once, so a call is one indirect call.
+class EntryCall {
+public:
+  EntryCall(PackedEntryFn fn, llvm::ArrayRef<BufferRef> buffers);
+  // `args` points into the object itself.
+  EntryCall(const EntryCall &) = delete;
+  EntryCall &operator=(const EntryCall &) = delete;
+
+  void operator()() { fn(args.data()); }
+
+private:
+  PackedEntryFn fn;
+  /// {allocated ptr, aligned ptr, offset, sizes[rank], strides[rank]}, every
+  /// field 64 bits wide, as the C interface expects.
+  llvm::SmallVector<llvm::SmallVector<int64_t>> descriptors;
+  llvm::SmallVector<void *> descriptorPtrs;
+  llvm::SmallVector<void *> args;
+};
+
+} // namespace mlir::posenc::run
+
+#endif // POSENC_TOOLS_POSENC_RUN_JIT_H
