@@ -36,6 +36,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassInstrumentation.h"
@@ -154,8 +155,12 @@ std::string nestedPipeline(StringRef name) {
 std::vector<Target> &getTargets() {
   static std::vector<Target> *targets = [] {
     auto *list = new std::vector<Target>;
+    // The targets are the entries registered so far (posenc's alone); then
+    // come the upstream passes that posenc's pipelines are built from.
+    std::vector<std::string> names = getRegisteredPassArguments();
+    registerAllPasses();
     std::vector<std::pair<std::string, std::string>> pipelines;
-    for (const std::string &name : getRegisteredPassArguments())
+    for (const std::string &name : names)
       pipelines.emplace_back(name, nestedPipeline(name));
     for (const char *chain : kChains) {
       MLIRContext ctx(getFullRegistry());

@@ -46,9 +46,31 @@ void mlir::posenc::buildCPUPipeline(OpPassManager &pm,
 }
 
 void mlir::posenc::registerCPUPipeline() {
-  PassPipelineRegistration<CPUPipelineOptions>(
+  // As PassPipelineRegistration<CPUPipelineOptions>, but a pipeline text
+  // that does not parse is reported through the error handler: the text
+  // names upstream passes, and a host that registered only posenc's
+  // (registerPosEncPasses, the C API's mlirPosEncAddPipeline) must get an
+  // error, not buildCPUPipeline's fatal error.
+  registerPassPipeline(
       "posenc-cpu-pipeline",
       "Lower posenc (and linalg on tensors) to vectorized, OpenMP-threaded "
       "LLVM dialect code for the host CPU",
-      buildCPUPipeline);
+      [](OpPassManager &pm, StringRef optionsText,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        CPUPipelineOptions options;
+        if (failed(options.parseFromString(optionsText)))
+          return failure();
+        std::string errors;
+        llvm::raw_string_ostream errorStream(errors);
+        if (failed(parsePassPipeline(getCPUPipelineText(options), pm,
+                                     errorStream)))
+          return errorHandler("posenc-cpu-pipeline needs upstream MLIR "
+                              "passes that are not registered (e.g. "
+                              "mlir::registerAllPasses()): " +
+                              StringRef(errors).trim());
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
+        optionsHandler(CPUPipelineOptions());
+      });
 }

@@ -183,10 +183,31 @@ static void badPipeline(void) {
   mlirContextDestroy(ctx);
 }
 
+// posenc-cpu-pipeline is built from upstream passes, which this host never
+// registered: an error through the callback (it was a fatal error, found by
+// posenc-pass-fuzzer, whose host registers only posenc's passes too).
+// CHECK-LABEL: == cpu pipeline without upstream passes
+// CHECK: posenc-cpu-pipeline needs upstream MLIR passes that are not registered
+// CHECK: rejected
+static void cpuPipelineWithoutUpstreamPasses(void) {
+  fprintf(stdout, "== cpu pipeline without upstream passes\n");
+  MlirContext ctx = createContext();
+  MlirPassManager pm = createModulePassManager(ctx);
+  MlirLogicalResult result = mlirPosEncAddPipeline(
+      mlirPassManagerGetAsOpPassManager(pm),
+      mlirStringRefCreateFromCString("posenc-cpu-pipeline"), printToStdout,
+      NULL);
+  fprintf(stdout, "\n%s\n",
+          mlirLogicalResultIsFailure(result) ? "rejected" : "accepted");
+  mlirPassManagerDestroy(pm);
+  mlirContextDestroy(ctx);
+}
+
 int main(void) {
   byPipelineText();
   byRegisteredPipeline();
   byTypedPipeline();
   badPipeline();
+  cpuPipelineWithoutUpstreamPasses();
   return 0;
 }
