@@ -40,7 +40,7 @@ esac
 
 scripts/build-sanitizers.sh >/dev/null || { echo "fuzz: build failed" >&2; exit 1; }
 BIN="$BUILD_DIR/bin"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1:allow_user_poisoning=0}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1:allow_user_poisoning=0:malloc_context_size=10}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}
 export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-22/bin/llvm-symbolizer
 
@@ -101,7 +101,7 @@ for name in pass hf-config; do
   runs=$(grep -oE "^Done [0-9]+ runs in [0-9]+ second" "$log" | tail -1)
   execs=$(grep -E "stat::number_of_executed_units" "$log" | tail -1 | awk '{print $2}')
   speed=$(grep -E "stat::average_exec_per_sec" "$log" | tail -1 | awk '{print $2}')
-  cov=$(grep -E "^#[0-9]+ +(DONE|INITED|NEW|REDUCE|pulse)" "$log" | tail -1 | grep -oE "cov: [0-9]+ ft: [0-9]+")
+  cov=$(grep -E "^#[0-9]+[[:space:]]+(DONE|INITED|NEW|REDUCE|pulse)" "$log" | tail -1 | grep -oE "cov: [0-9]+ ft: [0-9]+")
   echo "fuzz: $name: ${execs:-?} executions (${runs:-no 'Done' line}), ${speed:-?} exec/s, ${cov:-cov ?}"
   if grep -qE "^==[0-9]+==ERROR|^SUMMARY: |deadly signal|posenc-.*-fuzzer: " "$log"; then
     echo "fuzz: $name: FAILURE, from $log:"

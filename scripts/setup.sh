@@ -4,7 +4,8 @@
 set -euo pipefail
 
 PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
-          libomp-22-dev ninja-build cmake python3-numpy)
+          libomp-22-dev ninja-build cmake python3-numpy
+          libclang-rt-22-dev)  # ASan/UBSan/libFuzzer runtimes (test.sh)
 
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi

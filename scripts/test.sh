@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: set up, build, test the installed package
-# (scripts/test-install.sh), run every lit test. Ends with lit's
+# (scripts/test-install.sh), run every lit test, then the lit suite on the
+# ASan+UBSan build and a bounded fuzz run (docs/testing.md). Ends with lit's
 # summary and one plain "N passed, N failed" line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +14,8 @@ install_status=$?
 log=$(mktemp)
 /usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
+scripts/test-sanitizers.sh || status=1  # lit on ASan+UBSan (docs/testing.md)
+scripts/fuzz.sh --ci || status=1  # bounded libFuzzer run (docs/testing.md)
 count() { grep -E "^ *$1: +[0-9]+" "$log" | awk '{print $2}' | head -1; }
 passed=$(count Passed); failed=$(count Failed)
 unsupported=$(count Unsupported)
