@@ -98,14 +98,19 @@ wait "$hf_pid" || status=1
 
 for name in pass hf-config; do
   log="$work/$name.log"
-  runs=$(grep -oE "^Done [0-9]+ runs in [0-9]+ second" "$log" | tail -1)
-  execs=$(grep -E "stat::number_of_executed_units" "$log" | tail -1 | awk '{print $2}')
-  speed=$(grep -E "stat::average_exec_per_sec" "$log" | tail -1 | awk '{print $2}')
-  cov=$(grep -E "^#[0-9]+[[:space:]]+(DONE|INITED|NEW|REDUCE|pulse)" "$log" | tail -1 | grep -oE "cov: [0-9]+ ft: [0-9]+")
-  echo "fuzz: $name: ${execs:-?} executions (${runs:-no 'Done' line}), ${speed:-?} exec/s, ${cov:-cov ?}"
-  if grep -qE "^==[0-9]+==ERROR|^SUMMARY: |deadly signal|posenc-.*-fuzzer: " "$log"; then
+  if grep -qE "^#[0-9]+: cov:" "$log"; then
+    # -fork: the parent's last status line.
+    last=$(grep -E "^#[0-9]+: cov:" "$log" | tail -1)
+    echo "fuzz: $name: ${last#\#} (libFuzzer, fork mode)"
+  else
+    runs=$(grep -oE "^Done [0-9]+ runs in [0-9]+ second" "$log" | tail -1)
+    speed=$(grep -E "stat::average_exec_per_sec" "$log" | tail -1 | awk '{print $2}')
+    cov=$(grep -E "^#[0-9]+[[:space:]]+(DONE|INITED|NEW|REDUCE|pulse)" "$log" | tail -1 | grep -oE "cov: [0-9]+ ft: [0-9]+")
+    echo "fuzz: $name: ${runs:-no 'Done' line} (libFuzzer), ${speed:-?} exec/s, ${cov:-cov ?}"
+  fi
+  if grep -qE "^==[0-9]+==ERROR|^SUMMARY: |deadly signal|posenc-.*-fuzzer: |oom/timeout/crash: ([0-9]+/)*[0-9]*[1-9]" "$log"; then
     echo "fuzz: $name: FAILURE, from $log:"
-    grep -E "ERROR|SUMMARY|runtime error|posenc-.*-fuzzer: |Test unit written" "$log" | head -20
+    grep -E "ERROR|SUMMARY|runtime error|posenc-.*-fuzzer: |Test unit written|oom/timeout/crash" "$log" | tail -20
     status=1
   fi
 done
@@ -117,8 +122,8 @@ if [ -s "$work/pass.stats" ]; then
       sel[key] += $3; ran[key] += $4; pe[key] += $5; ok[key] += $6 }
     END { for (i = 0; i < n; i++) { k = order[i]; split(k, f, "\t")
       printf "  %-8s %-90s %8d %8d %8d %8d\n", f[1], f[2], sel[k], ran[k], pe[k], ok[k]
-      tr += ran[k] }
-      printf "  total inputs that ran a pipeline: %d\n", tr }' "$work/pass.stats"
+      ts += sel[k]; tr += ran[k] }
+      printf "  total: %d inputs, %d parsed+verified and ran a pipeline\n", ts, tr }' "$work/pass.stats"
 fi
 if [ -s "$work/hf-config.stats" ]; then
   awk -F'\t' '$1 == "hf-config-fuzzer" { i += $2; a += $3; r += $4; l += $5 }
