@@ -2,10 +2,11 @@
 //
 // Input: one selector byte, then MLIR text. The selector picks one entry of
 // the target list (byte % size): every pass and pass pipeline that
-// `registerPosEncPasses()` registers (enumerated from the global registry, so
-// new ones are fuzzed without touching this file) plus a few fixed chains,
-// each in two hosts: "full" (the dialects of the tests and every upstream
-// extension, as posenc-opt and mlir-opt have) and "minimal" (only what
+// `registerPosEncPasses()` registers (enumerated from the global registry
+// before the upstream passes are registered, so new posenc passes and
+// pipelines are fuzzed without touching this file) plus a few fixed chains,
+// each in two hosts: "full" (every upstream dialect and extension, as
+// posenc-opt and mlir-opt have) and "minimal" (only what
 // `registerPosEncDialects()` and func provide, as a lean embedding host).
 //
 // Each input is parsed and verified in a fresh context; IR that does not
@@ -14,11 +15,14 @@
 // pass. Diagnostics (parse errors, verifier errors, a pass that fails) are
 // fine; crashes, assertions, sanitizer reports, hangs, round-trip failures
 // and a pass that succeeds but leaves IR that does not verify are bugs.
+// Inputs that do not parse or verify are kept out of the corpus (-1), and
+// a custom mutator (TextMutator.h) keeps most mutants parseable.
 //
 // `POSENC_FUZZ_LIST_TARGETS=1 posenc-pass-fuzzer` prints the target list
 // (index, name, pipeline, host) and exits; scripts/fuzz.sh passes its length
 // to fuzz/make-seeds.py. With `POSENC_FUZZ_STATS=FILE`, each process appends
-// per-target counts to FILE at exit (see writeStats).
+// per-target counts to FILE at exit (see writeStats); POSENC_FUZZ_DEBUG=1
+// prints the diagnostics of each input. See docs/testing.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -373,10 +377,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // code far more often.
   if (!module)
     return -1;
-  // IR that does not verify never reaches a pass; it stays in the corpus
-  // when it reached new verifier code.
+  // IR that does not verify never reaches a pass. Most mutants of valid IR
+  // fail here, so the verifiers are exercised all the time; keeping such
+  // inputs out of the corpus keeps it made of IR that reaches the passes
+  // (POSENC_FUZZ_KEEP_INVALID=1 keeps them, for verifier-focused runs).
+  static const bool keepInvalid = std::getenv("POSENC_FUZZ_KEEP_INVALID");
   if (failed(verify(*module)))
-    return std::getenv("POSENC_FUZZ_KEEP_INVALID") ? 0 : -1;
+    return keepInvalid ? 0 : -1;
   ParserConfig config(&ctx, /*verifyAfterParse=*/true);
 
   // Whatever verifies prints in a form that parses and verifies again.

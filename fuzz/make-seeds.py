@@ -12,7 +12,9 @@ DIR/pass/       every test/**/*.mlir case (split at `// -----`, comment lines
 DIR/hf-config/  every test/Translate/Inputs/*.json and every config section
                 of test/Translate/*.test, under option bytes 0, 65 and 122
                 (options: see fuzz/HFConfigFuzzer.cpp).
-DIR/pass.dict, DIR/hf-config.dict
+DIR/npy/        .npy files (versions 1.0-3.0, every dtype kind, shapes from
+                () to rank 4, Python 2 longs) for posenc-npy-fuzzer.
+DIR/pass.dict, DIR/hf-config.dict, DIR/npy.dict
                 libFuzzer dictionaries: the words and punctuation of those
                 inputs plus edge-case values (the MLIR parser lives in an
                 uninstrumented libMLIR.so, so libFuzzer cannot learn its
@@ -24,6 +26,7 @@ import hashlib
 import json
 import pathlib
 import re
+import struct
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -72,6 +75,37 @@ def json_sections(path):
     if current is not None:
         out.append("\n".join(current) + "\n")
     return out
+
+
+NPY_TOKENS = [
+    "\x93NUMPY", "'descr'", "'fortran_order'", "'shape'", "True", "False",
+    "'<f4'", "'<f2'", "'<f8'", "'<i8'", "'<i4'", "'|b1'", "'<u2'", "'<U3'",
+    "'>f4'", "'|O'", "'<c8'", "L", "()", "(0,)", ", }", "{", "}", "(", ")",
+    ",", ":", "[", "\\",
+]
+
+
+def npy_file(descr, shape, version=1, spelled_shape=None, data=None):
+    """A .npy file as numpy writes it (header padded to 64 bytes)."""
+    shape_text = spelled_shape or (
+        "(%s)" % ("%d," % shape[0] if len(shape) == 1
+                  else ", ".join(str(d) for d in shape)))
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (
+        descr, shape_text)
+    length_bytes = 2 if version == 1 else 4
+    preamble = 8 + length_bytes
+    total = (preamble + len(header) + 1 + 63) // 64 * 64
+    header += " " * (total - preamble - len(header) - 1) + "\n"
+    encoded = header.encode("latin-1" if version < 3 else "utf-8")
+    length = struct.pack("<H" if version == 1 else "<I", len(encoded))
+    if data is None:
+        count = 1
+        for d in shape:
+            count *= d
+        size = int(descr[2:]) * (4 if descr[1] == "U" else 1)
+        data = bytes(range(256)) * (count * size // 256 + 1)
+        data = data[:count * size]
+    return b"\x93NUMPY" + bytes([version, 0]) + length + encoded + data
 
 
 def write(directory, prefix, body):
@@ -139,9 +173,24 @@ def main():
             elif isinstance(value, str):
                 keys.add('"%s"' % value)
     write_dict(args.out / "hf-config.dict", [k for k in keys if len(k) <= 60])
+
+    npy_dir = args.out / "npy"
+    npy_dir.mkdir(parents=True, exist_ok=True)
+    npys = [
+        npy_file("<f4", (2, 3)), npy_file("<f2", (4,)), npy_file("<f8", ()),
+        npy_file("<i8", (1, 2, 3, 4)), npy_file("<i4", (0,)),
+        npy_file("|b1", (5,)), npy_file("<u2", (2, 2)), npy_file("<U3", (2,)),
+        npy_file("<c8", (1,)), npy_file("|i1", (3,)), npy_file("=f4", (2,)),
+        npy_file("<f4", (2, 3), version=2), npy_file("<f4", (2, 3), version=3),
+        npy_file("<f4", (2, 3), spelled_shape="(2L, 3L)"),
+        npy_file("<f4", (3,), data=b""),  # truncated data
+    ]
+    for body in npys:
+        write(npy_dir, b"", body)
+    write_dict(args.out / "npy.dict", NPY_TOKENS)
     print("make-seeds: %d valid MLIR cases x %d targets, %d invalid ones, "
-          "%d configs x 3 option bytes"
-          % (valid, args.targets, invalid, len(configs)))
+          "%d configs x 3 option bytes, %d .npy files"
+          % (valid, args.targets, invalid, len(configs), len(npys)))
 
 
 if __name__ == "__main__":

@@ -2,17 +2,19 @@
 # Fuzzes posenc with libFuzzer on the ASan + UBSan build
 # (scripts/build-sanitizers.sh): posenc-pass-fuzzer runs every registered
 # posenc pass and pipeline on mutated test IR, posenc-hf-config-fuzzer the
-# Hugging Face config.json importer on mutated configs (docs/testing.md).
+# Hugging Face config.json importer on mutated configs, posenc-npy-fuzzer
+# posenc-run's .npy reader (docs/testing.md).
 #
-#   scripts/fuzz.sh --ci            bounded run for CI: both targets in
-#                                   parallel, ${POSENC_FUZZ_SECONDS:-50} s each
-#                                   from the seeds only (reproducible budget)
-#   scripts/fuzz.sh --long HOURS    long run: both targets, HOURS each (may be
-#                                   fractional), corpus kept in
+#   scripts/fuzz.sh --ci            bounded run for CI, from the seeds only:
+#                                   pass and hf-config in parallel for
+#                                   ${POSENC_FUZZ_SECONDS:-50} s each, then npy
+#                                   for a third of that
+#   scripts/fuzz.sh --long HOURS    long run: all three in parallel, HOURS
+#                                   each (may be fractional), corpus kept in
 #                                   $BUILD_DIR/fuzz/corpus/, crashes collected
 #                                   without stopping (-fork)
 #   scripts/fuzz.sh --repro FILE... runs crash files through the target named
-#                                   by their directory or prefix (pass / hf)
+#                                   by their name (pass-, hf-config-, npy-)
 #
 # Crash, timeout and OOM inputs land in $BUILD_DIR/fuzz/artifacts/. Exit code
 # 1 when any target found one. POSENC_SKIP_FUZZ=1 skips --ci.
@@ -47,8 +49,9 @@ export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-22/bin/llvm-symbolizer
 if [ "$mode" = --repro ]; then
   status=0
   for f in "$@"; do
-    case "$f" in
-      *hf*) target=posenc-hf-config-fuzzer ;;
+    case "$(basename "$f")" in
+      hf*) target=posenc-hf-config-fuzzer ;;
+      npy*) target=posenc-npy-fuzzer ;;
       *) target=posenc-pass-fuzzer ;;
     esac
     echo "== $target $f"
@@ -66,11 +69,11 @@ echo "fuzz: posenc-pass-fuzzer targets:"
 sed 's/^/  /' "$work/pass-targets.txt"
 python3 fuzz/make-seeds.py --targets "$ntargets" --out "$seeds" || exit 1
 
-# run NAME FUZZER SEEDS DICT: fuzzes into a corpus directory, logs to
-# $work/NAME.log.
+# run NAME FUZZER SEEDS DICT SECONDS: fuzzes into a corpus directory, logs
+# to $work/NAME.log.
 run() {
-  local name=$1 fuzzer=$2 seed_dir=$3 dict=$4 corpus
-  local -a flags=(-max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096
+  local name=$1 fuzzer=$2 seed_dir=$3 dict=$4 time=$5 corpus
+  local -a flags=(-max_total_time="$time" -timeout=20 -rss_limit_mb=4096
                   -dict="$dict" -print_final_stats=1
                   -artifact_prefix="$work/artifacts/$name-")
   if [ "$mode" = --ci ]; then
@@ -86,17 +89,28 @@ run() {
     "$BIN/$fuzzer" "${flags[@]}" "$corpus" "$seed_dir" >"$work/$name.log" 2>&1
 }
 
-echo "fuzz: $seconds s per target, logs in $work/*.log"
+npy_seconds=$seconds
+[ "$mode" = --ci ] && npy_seconds=$(( (seconds + 2) / 3 ))
+echo "fuzz: pass and hf-config $seconds s, npy $npy_seconds s; logs in $work/*.log"
 before=$(ls "$work/artifacts" | wc -l)
-run pass posenc-pass-fuzzer "$seeds/pass" "$seeds/pass.dict" &
-pass_pid=$!
-run hf-config posenc-hf-config-fuzzer "$seeds/hf-config" "$seeds/hf-config.dict" &
-hf_pid=$!
 status=0
-wait "$pass_pid" || status=1
-wait "$hf_pid" || status=1
+run pass posenc-pass-fuzzer "$seeds/pass" "$seeds/pass.dict" "$seconds" &
+pass_pid=$!
+run hf-config posenc-hf-config-fuzzer "$seeds/hf-config" \
+  "$seeds/hf-config.dict" "$seconds" &
+hf_pid=$!
+if [ "$mode" = --ci ]; then
+  wait "$pass_pid" || status=1
+  wait "$hf_pid" || status=1
+fi
+run npy posenc-npy-fuzzer "$seeds/npy" "$seeds/npy.dict" "$npy_seconds" ||
+  status=1
+if [ "$mode" != --ci ]; then
+  wait "$pass_pid" || status=1
+  wait "$hf_pid" || status=1
+fi
 
-for name in pass hf-config; do
+for name in pass hf-config npy; do
   log="$work/$name.log"
   if grep -qE "^#[0-9]+: cov:" "$log"; then
     # -fork: the parent's last status line.
