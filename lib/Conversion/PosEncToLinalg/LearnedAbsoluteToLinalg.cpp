@@ -26,15 +26,6 @@ constexpr const char *kOutOfTable =
     "posenc.learned_absolute: position outside the learned table (absolute "
     "embeddings cannot extrapolate)";
 
-/// i1: `lo <= pos < hi` for i64 values.
-Value inRange(OpBuilder &b, Location loc, Value pos, Value hi) {
-  Value zero = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
-  return arith::AndIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, pos, zero),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, pos, hi));
-}
-
 struct LowerLearnedAbsolute : OpRewritePattern<LearnedAbsoluteOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -54,49 +45,14 @@ struct LowerLearnedAbsolute : OpRewritePattern<LearnedAbsoluteOp> {
     Value positions = op.getPositions();
 
     // Runtime bounds check.
-    if (!positions) {
-      Value tokens = toI64(rewriter, loc,
-                           tensor::DimOp::create(rewriter, loc, x, rank - 2));
-      Value last = arith::AddIOp::create(rewriter, loc, offset, tokens);
-      Value ok = arith::AndIOp::create(
-          rewriter, loc,
-          arith::CmpIOp::create(
-              rewriter, loc, arith::CmpIPredicate::sge, offset,
-              arith::ConstantOp::create(rewriter, loc,
-                                        rewriter.getI64IntegerAttr(0))),
-          arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sle, last,
-                                rows));
-      cf::AssertOp::create(rewriter, loc, ok, kOutOfTable);
-    } else {
-      auto posType = cast<RankedTensorType>(positions.getType());
-      Value init = tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{},
-                                           rewriter.getI1Type());
-      Value allTrue = linalg::FillOp::create(
-                          rewriter, loc,
-                          ValueRange{arith::ConstantOp::create(
-                              rewriter, loc, rewriter.getBoolAttr(true))},
-                          ValueRange{init})
-                          .getResult(0);
-      int64_t posRank = posType.getRank();
-      auto check = linalg::GenericOp::create(
-          rewriter, loc, TypeRange{init.getType()}, ValueRange{positions},
-          ValueRange{allTrue},
-          ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(posRank),
-                              AffineMap::get(posRank, 0, {}, ctx)},
-          SmallVector<utils::IteratorType>(posRank,
-                                           utils::IteratorType::reduction),
-          [&](OpBuilder &b, Location nloc, ValueRange args) {
-            Value pos =
-                arith::AddIOp::create(b, nloc, toI64(b, nloc, args[0]), offset);
-            linalg::YieldOp::create(
-                b, nloc,
-                ValueRange{arith::AndIOp::create(b, nloc, args[1],
-                                                 inRange(b, nloc, pos, rows))});
-          });
-      Value ok = tensor::ExtractOp::create(rewriter, loc, check.getResult(0),
-                                           ValueRange{});
-      cf::AssertOp::create(rewriter, loc, ok, kOutOfTable);
-    }
+    Value tokens =
+        positions ? Value()
+                  : toI64(rewriter, loc,
+                          tensor::DimOp::create(rewriter, loc, x, rank - 2));
+    cf::AssertOp::create(
+        rewriter, loc,
+        emitPositionsInTable(rewriter, loc, positions, offset, tokens, rows),
+        kOutOfTable);
 
     // Gather and add.
     SmallVector<Value> inputs{x};

@@ -3,6 +3,7 @@
 #include "LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -77,6 +78,56 @@ SmallVector<OpFoldResult> mlir::posenc::getSizes(OpBuilder &b, Location loc,
 Value mlir::posenc::emptyLike(OpBuilder &b, Location loc,
                               ArrayRef<OpFoldResult> sizes, Type elementType) {
   return tensor::EmptyOp::create(b, loc, sizes, elementType);
+}
+
+Value mlir::posenc::emitPositionsInTable(OpBuilder &b, Location loc,
+                                         Value positions, Value offset,
+                                         Value tokens, Value rows) {
+  auto i64 = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(v));
+  };
+  if (!positions) {
+    // 0 <= offset and offset + tokens <= rows, as offset <= rows - tokens
+    // (rows, tokens >= 0: no overflow).
+    return arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, offset,
+                              i64(0)),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, offset,
+                              arith::SubIOp::create(b, loc, rows, tokens)));
+  }
+  // A reduction over every position: all(0 <= p + offset < rows).
+  auto type = cast<RankedTensorType>(positions.getType());
+  int64_t rank = type.getRank();
+  Value init =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, b.getI1Type());
+  Value allTrue =
+      linalg::FillOp::create(
+          b, loc,
+          ValueRange{arith::ConstantOp::create(b, loc, b.getBoolAttr(true))},
+          ValueRange{init})
+          .getResult(0);
+  auto check = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{positions},
+      ValueRange{allTrue},
+      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank),
+                          AffineMap::get(rank, 0, {}, b.getContext())},
+      SmallVector<utils::IteratorType>(rank, utils::IteratorType::reduction),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value pos =
+            arith::AddIOp::create(nb, nloc, toI64(nb, nloc, args[0]), offset);
+        Value inRange = arith::AndIOp::create(
+            nb, nloc,
+            arith::CmpIOp::create(
+                nb, nloc, arith::CmpIPredicate::sge, pos,
+                arith::ConstantOp::create(nb, nloc, nb.getI64IntegerAttr(0))),
+            arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt, pos,
+                                  rows));
+        linalg::YieldOp::create(
+            nb, nloc,
+            ValueRange{arith::AndIOp::create(nb, nloc, args[1], inRange)});
+      });
+  return tensor::ExtractOp::create(b, loc, check.getResult(0), ValueRange{});
 }
 
 SmallVector<utils::IteratorType>

@@ -41,6 +41,13 @@ Value emptyLike(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
 /// All-parallel iterator list of `rank` loops.
 SmallVector<utils::IteratorType> parallelIterators(unsigned rank);
 
+/// i1: every row a kernel reads from a table of `rows` rows (i64) exists:
+/// `positions[...] + offset` for every entry of `positions`, or, without
+/// positions, `offset + s` for `s` in [0, `tokens`) (i64; checked without
+/// forming the sum, which could wrap past the check). `offset` is i64.
+Value emitPositionsInTable(OpBuilder &b, Location loc, Value positions,
+                           Value offset, Value tokens, Value rows);
+
 /// f32 constant of the ALiBi slopes of the `heads` heads of a shard.
 Value emitAlibiSlopes(OpBuilder &b, Location loc, AlibiSlopesAttr config,
                       int64_t heads);

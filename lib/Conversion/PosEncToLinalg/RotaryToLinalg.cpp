@@ -13,6 +13,7 @@
 #include "posenc/IR/PosEncOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -120,6 +121,21 @@ struct LowerRotary : OpRewritePattern<RotaryOp> {
 
     Value attentionFactor = op.getAttentionFactor();
     Value cosTable = op.getCos(), sinTable = op.getSin();
+    if (cosTable) {
+      // Table rows are positions: as for posenc.learned_absolute, a position
+      // outside the tables is a runtime error, never an out-of-bounds read.
+      Value rows = toI64(rewriter, loc,
+                         tensor::DimOp::create(rewriter, loc, cosTable, 0));
+      Value tokens =
+          positions ? Value()
+                    : toI64(rewriter, loc,
+                            tensor::DimOp::create(rewriter, loc, x, tokenAxis));
+      cf::AssertOp::create(
+          rewriter, loc,
+          emitPositionsInTable(rewriter, loc, positions, offset, tokens, rows),
+          "posenc.rotary: position outside the cos/sin "
+          "tables");
+    }
     auto tables = linalg::GenericOp::create(
         rewriter, loc, TypeRange{cosInit.getType(), sinInit.getType()},
         tableInputs, ValueRange{cosInit, sinInit}, tableMaps,
