@@ -51,3 +51,29 @@ func.func @mrope_interleaved_huge_section(%x: tensor<1x1x6148914691236517210xf32
   %r = posenc.rotary %x half_split dim 6148914691236517210 inv_freq(%inv : tensor<3074457345618258605xf32>) positions(%p : tensor<3x1xi64>) {mrope_sections = array<i64: 1, 3074457345618258603, 1>, mrope_layout = #posenc<mrope_layout interleaved>} : tensor<1x1x6148914691236517210xf32>
   return %r : tensor<1x1x6148914691236517210xf32>
 }
+
+// -----
+
+// The result type may be less (or more) static than the operands: the last
+// generic had the op's result type but an init of the operands' shape, which
+// does not verify ('linalg.generic' op expected type of operand #1
+// ('tensor<2x4x1x8xbf16>') to match type of corresponding result). Found by
+// the long posenc-pass-fuzzer run.
+// CHECK-LABEL: func.func @attention_dynamic_result_dim
+// CHECK: %[[OUT:.+]] = linalg.generic
+// CHECK-SAME: -> tensor<2x4x1x8xbf16>
+// CHECK: %[[CAST:.+]] = tensor.cast %[[OUT]] : tensor<2x4x1x8xbf16> to tensor<2x4x1x?xbf16>
+// CHECK: return %[[CAST]]
+func.func @attention_dynamic_result_dim(%q: tensor<2x4x1x16xbf16>, %k: tensor<2x4x?x16xbf16>, %v: tensor<2x4x?x8xbf16>) -> tensor<2x4x1x?xbf16> {
+  %o = posenc.attention %q, %k, %v causal : tensor<2x4x1x16xbf16>, tensor<2x4x?x16xbf16>, tensor<2x4x?x8xbf16> -> tensor<2x4x1x?xbf16>
+  return %o : tensor<2x4x1x?xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @attention_static_result_dim
+// CHECK: tensor.cast %{{.+}} : tensor<1x4x?x8xf32> to tensor<1x4x3x8xf32>
+func.func @attention_static_result_dim(%q: tensor<1x4x?x8xf32>, %k: tensor<1x4x?x8xf32>) -> tensor<1x4x3x8xf32> {
+  %o = posenc.attention %q, %k, %k : tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32> -> tensor<1x4x3x8xf32>
+  return %o : tensor<1x4x3x8xf32>
+}

@@ -276,16 +276,22 @@ struct LowerAttention : OpRewritePattern<AttentionOp> {
                                         mapOf(ctx, 5, {b0, h, i, e})},
                     contractIters, mulAdd)
                     .getResult(0);
-    Value out =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{op.getResult().getType()}, ValueRange{acc},
-            ValueRange{emptyLike(rewriter, loc, outSizes, elementType)},
-            ArrayRef<AffineMap>{full, full}, parallelIterators(4),
-            [&](OpBuilder &b, Location nloc, ValueRange args) {
-              linalg::YieldOp::create(b, nloc,
-                                      castFloat(b, nloc, args[0], elementType));
-            })
-            .getResult(0);
+    Value outInit = emptyLike(rewriter, loc, outSizes, elementType);
+    Value out = linalg::GenericOp::create(
+                    rewriter, loc, TypeRange{outInit.getType()},
+                    ValueRange{acc}, ValueRange{outInit},
+                    ArrayRef<AffineMap>{full, full}, parallelIterators(4),
+                    [&](OpBuilder &b, Location nloc, ValueRange args) {
+                      linalg::YieldOp::create(
+                          b, nloc, castFloat(b, nloc, args[0], elementType));
+                    })
+                    .getResult(0);
+    // The result type may be more or less static than the operands (e.g.
+    // `-> tensor<2x128x1x?xbf16>` from a static Dv): the generic has the
+    // operands' type, a cast gives the op's.
+    if (out.getType() != op.getResult().getType())
+      out =
+          tensor::CastOp::create(rewriter, loc, op.getResult().getType(), out);
     rewriter.replaceOp(op, out);
     return success();
   }
