@@ -60,9 +60,7 @@ func.func @mrope_interleaved_huge_section(%x: tensor<1x1x6148914691236517210xf32
 // ('tensor<2x4x1x8xbf16>') to match type of corresponding result). Found by
 // the long posenc-pass-fuzzer run.
 // CHECK-LABEL: func.func @attention_dynamic_result_dim
-// CHECK: %[[OUT:.+]] = linalg.generic
-// CHECK-SAME: -> tensor<2x4x1x8xbf16>
-// CHECK: %[[CAST:.+]] = tensor.cast %[[OUT]] : tensor<2x4x1x8xbf16> to tensor<2x4x1x?xbf16>
+// CHECK: %[[CAST:.+]] = tensor.cast %{{.+}} : tensor<2x4x1x8xbf16> to tensor<2x4x1x?xbf16>
 // CHECK: return %[[CAST]]
 func.func @attention_dynamic_result_dim(%q: tensor<2x4x1x16xbf16>, %k: tensor<2x4x?x16xbf16>, %v: tensor<2x4x?x8xbf16>) -> tensor<2x4x1x?xbf16> {
   %o = posenc.attention %q, %k, %v causal : tensor<2x4x1x16xbf16>, tensor<2x4x?x16xbf16>, tensor<2x4x?x8xbf16> -> tensor<2x4x1x?xbf16>
