@@ -20,21 +20,27 @@ mlir::posenc::getCPUPipelineText(const CPUPipelineOptions &options) {
       options.openmp
           ? "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
           : "func.func(scf-forall-to-for),";
+  std::string trig = options.approximateTrig ? "posenc-approximate-trig," : "";
+  std::string streaming =
+      options.nontemporalStores ? "func.func(posenc-nontemporal-stores)," : "";
   return llvm::formatv(
       "inline,posenc-fold-frequencies,convert-posenc-to-linalg,canonicalize,"
       "cse,"
-      "func.func(posenc-tile-and-vectorize{{vector-width={0}}),canonicalize,"
-      "cse,eliminate-empty-tensors,"
+      "func.func(posenc-tile-and-vectorize{{vector-width={0} "
+      "block-elements={4}}),{2}canonicalize,"
+      "cse,posenc-expand-destinations,eliminate-empty-tensors,"
       "one-shot-bufferize{{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
       "canonicalize,buffer-deallocation-pipeline,"
       "convert-bufferization-to-memref,convert-linalg-to-loops,{1}canonicalize,"
       "func.func(lower-vector-multi-reduction,lower-vector-mask),"
-      "convert-vector-to-scf{{full-unroll=true},lower-affine,convert-scf-to-cf,"
+      "convert-vector-to-scf{{full-unroll=true},lower-affine,{3}convert-scf-to-"
+      "cf,"
       "expand-strided-metadata,lower-affine,convert-vector-to-llvm,"
       "convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,"
       "reconcile-unrealized-casts",
-      options.vectorWidth.getValue(), parallel);
+      options.vectorWidth.getValue(), parallel, trig, streaming,
+      options.blockElements.getValue());
 }
 
 void mlir::posenc::buildCPUPipeline(OpPassManager &pm,

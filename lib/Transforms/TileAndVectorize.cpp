@@ -13,7 +13,11 @@
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 namespace mlir {
 namespace posenc {
@@ -82,6 +86,90 @@ SmallVector<int64_t> vectorSizesOf(linalg::LinalgOp tiled,
   return sizes;
 }
 
+/// Parallel dims of `consumer` that no operand produced by a fusable
+/// producer indexes: a block keeps them whole, so that a fused producer tile
+/// (e.g. RoPE's cos/sin rows, indexed by token and pair but not by head) is
+/// computed once per block and reused across them.
+llvm::SmallBitVector getReuseDims(linalg::LinalgOp consumer,
+                                  ArrayRef<OpOperand *> fused) {
+  llvm::SmallBitVector reuse(consumer.getNumLoops(), false);
+  if (fused.empty())
+    return reuse;
+  for (auto [i, it] : llvm::enumerate(consumer.getIteratorTypesArray()))
+    reuse[i] = it == utils::IteratorType::parallel;
+  for (OpOperand *operand : fused)
+    for (AffineExpr expr :
+         consumer.getMatchingIndexingMap(operand).getResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        reuse[dim.getPosition()] = false;
+  return reuse;
+}
+
+/// Operands of `consumer` worth computing inside its blocks: results of
+/// tileable linalg producers on tensors, read through a projected
+/// permutation (so that blocks partition the producer's iteration space and
+/// nothing is computed twice).
+SmallVector<OpOperand *> getFusableOperands(linalg::LinalgOp consumer) {
+  SmallVector<OpOperand *> fused;
+  for (OpOperand *operand : consumer.getDpsInputOperands()) {
+    auto producer = operand->get().getDefiningOp<linalg::LinalgOp>();
+    if (!producer || !producer.hasPureTensorSemantics() ||
+        !isa<TilingInterface>(producer.getOperation()) ||
+        producer.getNumLoops() == 0 ||
+        llvm::is_contained(producer.getStaticLoopRanges(), 0) ||
+        !consumer.getMatchingIndexingMap(operand).isProjectedPermutation())
+      continue;
+    fused.push_back(operand);
+  }
+  return fused;
+}
+
+/// Block (thread-level) tile sizes of `op`: reuse dims and reductions whole,
+/// then whole inner parallel dims while the block stays within
+/// `blockElements` iterations, a partial tile of the next one, 1 outside.
+/// Empty when the whole op is one block.
+SmallVector<int64_t> chooseBlockSizes(linalg::LinalgOp op,
+                                      const llvm::SmallBitVector &reuse,
+                                      int64_t blockElements) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  int64_t elements = 1;
+  auto grow = [&](int64_t extent) {
+    // Dynamic extents count as large.
+    if (ShapedType::isDynamic(extent) || extent > blockElements / elements)
+      elements = blockElements + 1;
+    else
+      elements *= extent;
+  };
+  for (auto [i, range] : llvm::enumerate(ranges))
+    if (iterators[i] != utils::IteratorType::parallel || reuse[i])
+      grow(range);
+  bool tiled = false;
+  for (int64_t i = static_cast<int64_t>(ranges.size()) - 1; i >= 0; --i) {
+    if (iterators[i] != utils::IteratorType::parallel || reuse[i])
+      continue;
+    if (tiled) {
+      sizes[i] = 1;
+      continue;
+    }
+    int64_t range = ranges[i];
+    if (!ShapedType::isDynamic(range) && elements <= blockElements &&
+        range <= blockElements / elements) {
+      elements *= range;
+      continue; // whole
+    }
+    sizes[i] =
+        std::max<int64_t>(1, blockElements / std::max<int64_t>(1, elements));
+    if (!ShapedType::isDynamic(range))
+      sizes[i] = std::min(sizes[i], range);
+    tiled = true;
+  }
+  if (!tiled)
+    return {};
+  return sizes;
+}
+
 struct PosEncTileAndVectorizePass
     : posenc::impl::PosEncTileAndVectorizeBase<PosEncTileAndVectorizePass> {
   using Base::Base;
@@ -101,30 +189,97 @@ struct PosEncTileAndVectorizePass
       func.emitError("vector-width must be positive");
       return signalPassFailure();
     }
-    SmallVector<linalg::LinalgOp> targets;
-    func.walk([&](linalg::LinalgOp op) {
+    if (blockElements <= 0) {
+      func.emitError("block-elements must be positive");
+      return signalPassFailure();
+    }
+    auto isTileable = [](linalg::LinalgOp op) {
       // Ops with an empty (static 0) iteration space compute nothing, and
       // tiling them crashes upstream (MLIR 22 linalg::computeTileSizes).
-      if (op.hasPureTensorSemantics() && op.getNumLoops() > 0 &&
-          !llvm::is_contained(op.getStaticLoopRanges(), 0))
+      return op.hasPureTensorSemantics() && op.getNumLoops() > 0 &&
+             !llvm::is_contained(op.getStaticLoopRanges(), 0) &&
+             isa<TilingInterface>(op.getOperation());
+    };
+    IRRewriter rewriter(ctx);
+
+    // Level 1, blocks (scf.forall, one task per block on the CPU pipeline's
+    // threads): each op whose result no other linalg op consumes, with its
+    // direct producers fused into the block.
+    SmallVector<linalg::LinalgOp> roots;
+    func.walk([&](linalg::LinalgOp op) {
+      if (!isTileable(op) || op->getParentOfType<scf::ForallOp>())
+        return;
+      bool consumed = llvm::any_of(op->getUsers(), [](Operation *user) {
+        return isa<linalg::LinalgOp>(user);
+      });
+      if (!consumed)
+        roots.push_back(op);
+    });
+    for (linalg::LinalgOp root : llvm::reverse(roots)) {
+      SmallVector<OpOperand *> fusable = getFusableOperands(root);
+      SmallVector<int64_t> blockSizes =
+          chooseBlockSizes(root, getReuseDims(root, fusable), blockElements);
+      if (blockSizes.empty())
+        continue;
+      llvm::SmallPtrSet<Value, 4> fusableValues;
+      for (OpOperand *operand : fusable)
+        fusableValues.insert(operand->get());
+      scf::SCFTilingOptions tiling;
+      tiling.setTileSizes(getAsIndexOpFoldResult(ctx, blockSizes));
+      tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+      scf::SCFTileAndFuseOptions options;
+      options.setTilingOptions(tiling);
+      options.setFusionControlFn(
+          [&](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
+              -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+            if (isDestination || !fusableValues.contains(producer))
+              return std::nullopt;
+            return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          });
+      rewriter.setInsertionPoint(root);
+      FailureOr<scf::SCFTileAndFuseResult> result =
+          scf::tileConsumerAndFuseProducersUsingSCF(
+              rewriter, cast<TilingInterface>(root.getOperation()), options);
+      if (failed(result))
+        continue; // no blocks: still correct
+      for (OpResult res : root->getResults())
+        if (Value replacement = result->replacements.lookup(res))
+          rewriter.replaceAllUsesWith(res, replacement);
+      if (root->use_empty())
+        rewriter.eraseOp(root);
+    }
+    // Producers fused into every consumer are dead now.
+    SmallVector<linalg::LinalgOp> dead;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op.hasPureTensorSemantics() && op->use_empty() &&
+          isMemoryEffectFree(op))
+        dead.push_back(op);
+    });
+    for (linalg::LinalgOp op : dead)
+      rewriter.eraseOp(op);
+    // A producer with several results read by one consumer (RoPE's cos and
+    // sin rows) is fused once per result: the copies are identical.
+    if (!roots.empty()) {
+      DominanceInfo domInfo(func);
+      eliminateCommonSubExpressions(rewriter, domInfo, func);
+    }
+
+    // Level 2, vectors: every op (inside blocks or not) tiled to
+    // register-sized pieces with scf.for.
+    SmallVector<linalg::LinalgOp> targets;
+    func.walk([&](linalg::LinalgOp op) {
+      if (isTileable(op))
         targets.push_back(op);
     });
-
-    IRRewriter rewriter(ctx);
     SmallVector<std::pair<linalg::LinalgOp, SmallVector<int64_t>>> tiles;
     for (linalg::LinalgOp op : targets) {
       SmallVector<int64_t> tileSizes = chooseTileSizes(op, vectorWidth);
       rewriter.setInsertionPoint(op);
       scf::SCFTilingOptions options;
       options.setTileSizes(getAsIndexOpFoldResult(ctx, tileSizes));
-      options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-      // Registered by getDependentDialects; an op without the model stays
-      // whole.
-      auto tileable = dyn_cast<TilingInterface>(op.getOperation());
-      if (!tileable)
-        continue;
-      FailureOr<scf::SCFTilingResult> tiled =
-          scf::tileUsingSCF(rewriter, tileable, options);
+      options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
       if (failed(tiled)) {
         // Leave the op whole: it still lowers, just without vectors.
         continue;

@@ -9,7 +9,7 @@
 // flag per vector dimension from it: uninitialized memory, random scalable
 // dims (`vector<[1]xf32>`), IR that failed to verify in most runs.
 // CHECK-LABEL: func.func @sinusoidal_concatenated
-// CHECK: scf.forall
+// CHECK: scf.for
 // CHECK-NOT: {{vector<[^>]*\[}}
 // CHECK: vector.transfer_write
 // W7-LABEL: func.func @sinusoidal_concatenated
@@ -25,7 +25,7 @@ func.func @sinusoidal_concatenated() -> tensor<16x7xf32> {
 // tensor.extract with a mask of the wrong shape ('vector.mask' op expects a
 // 'vector<1x7xi1>' mask). Such tiles stay scalar.
 // W7-LABEL: func.func @learned_absolute_remainder_tile
-// W7: scf.forall
+// W7: scf.for
 // W7-NOT: vector.mask
 // W7: linalg.generic
 // W7: tensor.extract
@@ -39,7 +39,7 @@ func.func @learned_absolute_remainder_tile(%x: tensor<1x?x8xf32>, %t: tensor<64x
 // An empty iteration space (static extent 0): tiling it crashed in
 // linalg::computeTileSizes. Nothing to compute, so the op is left alone.
 // CHECK-LABEL: func.func @learned_absolute_empty
-// CHECK-NOT: scf.forall
+// CHECK-NOT: scf.for
 // CHECK: linalg.generic
 func.func @learned_absolute_empty(%x: tensor<1x?x0xf32>, %t: tensor<128x0xf32>, %o: index) -> tensor<1x?x0xf32> {
   %y = posenc.learned_absolute %x, %t offset(%o : index) : tensor<1x?x0xf32>, tensor<128x0xf32>
@@ -52,7 +52,7 @@ func.func @learned_absolute_empty(%x: tensor<1x?x0xf32>, %t: tensor<128x0xf32>, 
 // (vectorization builds IR proportional to it): tiles beyond 2^16 elements
 // stay scalar.
 // CHECK-LABEL: func.func @long_reduction
-// CHECK: scf.forall
+// CHECK: scf.for
 // CHECK-NOT: vector.
 // CHECK: linalg.generic
 func.func @long_reduction(%in: tensor<4x131072xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {

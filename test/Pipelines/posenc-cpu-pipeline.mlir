@@ -1,9 +1,11 @@
-// RUN: posenc-opt %s --posenc-cpu-pipeline | FileCheck %s
+// RUN: posenc-opt %s --posenc-cpu-pipeline="block-elements=1024" | FileCheck %s
 // RUN: posenc-opt %s --posenc-cpu-pipeline="vector-width=8 openmp=false" | FileCheck %s --check-prefix=NOOMP
 
 // The whole way down: posenc -> linalg -> tiles -> vectors -> buffers ->
 // OpenMP -> LLVM dialect. The rotation is AVX-512-wide vector arithmetic
-// inside an OpenMP worksharing loop.
+// inside an OpenMP worksharing loop over blocks (block-elements=1024 makes
+// 4 blocks of the 4096 rotations; the default would make one block and no
+// threads).
 // CHECK-LABEL: llvm.func @rope
 // CHECK: omp.parallel
 // CHECK: omp.wsloop

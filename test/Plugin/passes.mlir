@@ -5,7 +5,7 @@
 // RUN: %mlir_opt_plugin %s --pass-pipeline="builtin.module(convert-posenc-to-linalg)" | FileCheck %s --check-prefix=LOWER
 // RUN: %mlir_opt_plugin %s --pass-pipeline="builtin.module(posenc-to-linalg-pipeline)" | FileCheck %s --check-prefix=PIPE
 // RUN: %mlir_opt_plugin %s --pass-pipeline="builtin.module(posenc-to-linalg-pipeline{fold-frequencies=false cleanup=false})" --mlir-print-ir-before-all 2>&1 >/dev/null | FileCheck %s --check-prefix=OPTS
-// RUN: %mlir_opt_plugin %s --pass-pipeline="builtin.module(posenc-to-linalg-pipeline,func.func(posenc-tile-and-vectorize{vector-width=4}))" | FileCheck %s --check-prefix=TILE
+// RUN: %mlir_opt_plugin %s --pass-pipeline="builtin.module(posenc-to-linalg-pipeline,func.func(posenc-tile-and-vectorize{vector-width=4 block-elements=8}))" | FileCheck %s --check-prefix=TILE
 // RUN: %mlir_opt_plugin %s --pass-pipeline="builtin.module(posenc-cpu-pipeline{openmp=false})" | FileCheck %s --check-prefix=CPU
 
 // FOLD-LABEL: func.func @rope
@@ -31,6 +31,7 @@
 
 // TILE-LABEL: func.func @rope
 // TILE: scf.forall
+// TILE: scf.for
 
 // The whole CPU pipeline runs in stock mlir-opt too.
 // CPU: llvm.func @rope(

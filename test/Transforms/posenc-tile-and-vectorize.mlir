@@ -1,14 +1,29 @@
 // RUN: posenc-opt %s --split-input-file --pass-pipeline="builtin.module(convert-posenc-to-linalg, \
 // RUN:   canonicalize, cse, func.func(posenc-tile-and-vectorize{vector-width=16}))" | FileCheck %s
+// RUN: posenc-opt %s --split-input-file --pass-pipeline="builtin.module(convert-posenc-to-linalg, \
+// RUN:   canonicalize, cse, func.func(posenc-tile-and-vectorize{block-elements=1024}))" | FileCheck %s --check-prefix=SMALL
+// RUN: not posenc-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(posenc-tile-and-vectorize{block-elements=0}))" 2>&1 | FileCheck %s --check-prefix=BAD
 
-// RoPE on [B, H, S, D] f32: the rotation runs as one scf.forall over
-// (b, h, s, half, 16-pair chunks) whose body is straight-line vector<16xf32>
-// code: no scalar loop, no scalar arithmetic.
+// BAD: error: block-elements must be positive
+
+// RoPE on [B, H, S, D] f32: blocks of 64 tokens (8 heads x 64 tokens x 128
+// channels = 65536 rotations, the default block-elements) on an scf.forall.
+// Each block computes the cos/sin rows of its tokens once (the table
+// generic, fused into the block), then rotates every head's rows with them:
+// loops over (head, token, channel half, 16-pair chunk) whose body is
+// straight-line vector<16xf32> code (no inner scalar loop).
 // CHECK-LABEL: func.func @rope_f32
-// CHECK: scf.forall ({{.*}}) = (0, 0) to (128, 64) step (1, 16)
-// CHECK: math.cos %{{.+}} : vector<16xf32>
-// CHECK: math.sin %{{.+}} : vector<16xf32>
-// CHECK: scf.forall ({{.*}}) = (0, 0, 0, 0, 0) to (1, 8, 128, 2, 64) step (1, 1, 1, 1, 16)
+// CHECK: scf.forall ({{.*}}) = (0) to (128) step (64)
+// CHECK: scf.for %{{.+}} = %c0 to %c64 step %c1
+// CHECK: scf.for %{{.+}} = %c0 to %c64 step %c16
+// CHECK: math.cos %{{.+}} {posenc.reduced_angle} : vector<16xf32>
+// CHECK: math.sin %{{.+}} {posenc.reduced_angle} : vector<16xf32>
+// The table is computed once per block (one copy for cos and sin).
+// CHECK-NOT: math.cos
+// CHECK: scf.for %{{.+}} = %c0 to %c8 step %c1
+// CHECK: scf.for %{{.+}} = %c0 to %c64 step %c1
+// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1
+// CHECK: scf.for %{{.+}} = %c0 to %c64 step %c16
 // CHECK-NOT: scf.for
 // CHECK: arith.mulf %{{.+}}, %{{.+}} : vector<16xf32>
 // CHECK: arith.subf %{{.+}}, %{{.+}} : vector<16xf32>
@@ -16,6 +31,7 @@
 // CHECK: arith.select %{{.+}}, %{{.+}}, %{{.+}} : vector<16xi1>, vector<16xf32>
 // CHECK-NOT: scf.for
 // CHECK: scf.forall.in_parallel
+// CHECK-NOT: math.cos
 func.func @rope_f32(%x: tensor<1x8x128x128xf32>, %p: tensor<128xi64>) -> tensor<1x8x128x128xf32> {
   %inv, %af = posenc.rope_frequencies dim 128 base 500000.0 : tensor<64xf32>, f32
   %y = posenc.rotary %x half_split dim 128 inv_freq(%inv : tensor<64xf32>) positions(%p : tensor<128xi64>) : tensor<1x8x128x128xf32>
@@ -24,9 +40,16 @@ func.func @rope_f32(%x: tensor<1x8x128x128xf32>, %p: tensor<128xi64>) -> tensor<
 
 // -----
 
-// bf16 inputs are widened to f32 in registers and narrowed once.
+// bf16 inputs are widened to f32 in registers and narrowed once. The op
+// is smaller than one block: no scf.forall.
 // CHECK-LABEL: func.func @rope_bf16
-// CHECK: scf.forall ({{.*}}) = (0, 0, 0, 0, 0) to (2, 4, 16, 2, 32) step (1, 1, 1, 1, 16)
+// CHECK-NOT: scf.forall
+// CHECK: scf.for %{{.+}} = %c0 to %c32 step %c16
+// With block-elements=1024: blocks of 2 tokens x 2 batches x 4 heads x 64
+// channels; batch and heads stay whole (the cos/sin rows do not depend on
+// them).
+// SMALL-LABEL: func.func @rope_bf16
+// SMALL: scf.forall ({{.*}}) = (0) to (16) step (2)
 // CHECK: arith.extf %{{.+}} : vector<16xbf16> to vector<16xf32>
 // CHECK: arith.truncf %{{.+}} : vector<16xf32> to vector<16xbf16>
 func.func @rope_bf16(%x: tensor<2x4x16x64xbf16>) -> tensor<2x4x16x64xbf16> {

@@ -2,10 +2,12 @@
 
 #include "EntryWrapper.h"
 
+#include "HostBuffer.h"
 #include "Npy.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
@@ -139,17 +141,23 @@ Error buildEntryWrapper(ModuleOp module, func::FuncOp entry,
   Block *body = wrapper.addEntryBlock();
   builder.setInsertionPointToStart(body);
 
+  // The runner's buffers are aligned: vector loads and (non-temporal)
+  // stores on them may use aligned instructions.
+  SmallVector<Value> buffers;
+  for (BlockArgument arg : body->getArguments())
+    buffers.push_back(
+        memref::AssumeAlignmentOp::create(builder, loc, arg, kBufferAlignment));
   unsigned numInputs = entry.getNumArguments();
   SmallVector<Value> tensors;
   for (auto [i, type] : llvm::enumerate(entry.getArgumentTypes()))
     tensors.push_back(bufferization::ToTensorOp::create(
-        builder, loc, type, body->getArgument(i), /*restrict=*/true,
+        builder, loc, type, buffers[i], /*restrict=*/true,
         /*writable=*/writableInputs));
   auto call = func::CallOp::create(builder, loc, entry, tensors);
   for (auto [i, result] : llvm::enumerate(call.getResults()))
     bufferization::MaterializeInDestinationOp::create(
-        builder, loc, /*result=*/Type(), result,
-        body->getArgument(numInputs + i), /*restrict=*/true,
+        builder, loc, /*result=*/Type(), result, buffers[numInputs + i],
+        /*restrict=*/true,
         /*writable=*/true);
   func::ReturnOp::create(builder, loc);
 

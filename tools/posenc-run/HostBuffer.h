@@ -16,6 +16,10 @@
 
 namespace mlir::posenc::run {
 
+/// Every HostBuffer starts at a multiple of this (mmap gives whole pages);
+/// the entry wrapper tells the compiler so (memref.assume_alignment).
+constexpr uint32_t kBufferAlignment = 64;
+
 class HostBuffer {
 public:
   HostBuffer() = default;

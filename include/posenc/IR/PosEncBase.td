@@ -34,6 +34,10 @@ def PosEnc_Dialect : Dialect {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
+  // `posenc.reduced_angle` on a math.sin/math.cos: its operand is an angle
+  // the lowering reduced to [-pi, pi] (in f64), so that the short polynomial
+  // of posenc-approximate-trig is accurate on it.
+  let discardableAttrs = (ins "::mlir::UnitAttr":$reduced_angle);
 }
 
 // Base class of posenc ops: every op has a verifier.

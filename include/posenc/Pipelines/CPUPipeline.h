@@ -18,10 +18,25 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Elements per vector on the innermost parallel dimension "
                      "(16 x f32 = AVX-512)"),
       llvm::cl::init(16)};
+  PassOptions::Option<int64_t> blockElements{
+      *this, "block-elements",
+      llvm::cl::desc("Iterations per thread-level block "
+                     "(posenc-tile-and-vectorize)"),
+      llvm::cl::init(65536)};
   PassOptions::Option<bool> openmp{
       *this, "openmp",
       llvm::cl::desc("Run the tiles of each kernel on OpenMP threads (the "
                      "thread count comes from OMP_NUM_THREADS at run time)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> approximateTrig{
+      *this, "approximate-trig",
+      llvm::cl::desc("Polynomial f32 sin/cos (posenc-approximate-trig) "
+                     "instead of one libm call per lane"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> nontemporalStores{
+      *this, "nontemporal-stores",
+      llvm::cl::desc("Stream large write-only outputs with non-temporal "
+                     "stores (posenc-nontemporal-stores)"),
       llvm::cl::init(true)};
 };
 

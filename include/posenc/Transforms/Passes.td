@@ -19,27 +19,136 @@ def PosEncFoldFrequencies : Pass<"posenc-fold-frequencies"> {
 
 def PosEncTileAndVectorize
     : InterfacePass<"posenc-tile-and-vectorize", "mlir::FunctionOpInterface"> {
-  let summary = "Tile linalg ops to register-sized pieces and vectorize them";
+  let summary = "Tile linalg ops into blocks and register-sized pieces, "
+                "and vectorize them";
   let description = [{
-    Tiles every `linalg` op of a function with `scf.forall` (so that the CPU
-    pipeline can run the tiles on all cores): parallel dimensions to 1 except
-    the innermost parallel one, which is tiled to `vector-width`; reduction
-    dimensions stay whole. Each tile is then vectorized (masked when a
-    remainder tile is dynamic; `tensor.extract` becomes gathers or contiguous
-    loads), and the vector IR is cleaned up (subset folding, unit-dimension
-    dropping). Ops with dynamic reduction extents are tiled but stay scalar.
+    Two levels of tiling, then vectorization:
+
+    1. Blocks: every linalg op whose result no other linalg op consumes is
+       tiled with `scf.forall` (the CPU pipeline runs its iterations on
+       OpenMP threads) into blocks of about `block-elements` iterations, and
+       its direct linalg producers read through projected permutations are
+       fused into the block. Parallel dimensions that the fused producers do
+       not index stay whole in a block, so a producer tile is computed once
+       and reused across them: RoPE's cos/sin rows (indexed by token and
+       pair) are computed once per block of tokens and applied to every head
+       from cache. Inner parallel dimensions stay whole while the block fits,
+       the next one is tiled, outer ones go one at a time; reductions stay
+       whole.
+    2. Vectors: every op, inside blocks or not, is tiled with `scf.for`:
+       parallel dimensions to 1 except the innermost ones, which share
+       `vector-width` lanes; reductions stay whole. Each tile is vectorized
+       (masked when a remainder tile is dynamic; `tensor.extract` becomes
+       gathers or contiguous loads), and the vector IR is cleaned up (subset
+       folding, unit-dimension dropping). Ops with dynamic reduction extents
+       are tiled but stay scalar.
 
     Tiling before vectorizing keeps the vector IR register-sized: a whole
-    4096x128 tensor vectorized at once produces megabytes of IR.
+    4096x128 tensor vectorized at once produces megabytes of IR. Blocks keep
+    threads' work items coarse (one per block, not one per vector).
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
            "Elements per vector along the innermost parallel dimension "
-           "(16 x f32 = one AVX-512 register)">
+           "(16 x f32 = one AVX-512 register)">,
+    Option<"blockElements", "block-elements", "int64_t", /*default=*/"65536",
+           "Iterations per block (thread-level tile), about; reuse "
+           "dimensions and reductions may make blocks larger">
   ];
   let dependentDialects = [
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def PosEncExpandDestinations : Pass<"posenc-expand-destinations"> {
+  let summary = "Move tensor.collapse_shape onto the destination of "
+                "bufferization.materialize_in_destination";
+  let description = [{
+    Rewrites
+
+    ```mlir
+    %c = tensor.collapse_shape %x [[0], [1, 2]] : tensor<4x2x8xf32> into tensor<4x16xf32>
+    bufferization.materialize_in_destination %c in restrict writable %out
+    ```
+
+    into a materialization of `%x` in an expanded view of the destination
+    (`memref.expand_shape` for a memref destination; for a tensor
+    destination, `tensor.expand_shape`, then the collapse of the result).
+    Kernels that compute in a finer shape than their result (posenc.rotary
+    computes `[..., 2, half]` and collapses it to `[..., head_dim]`) can then
+    be computed in place by `eliminate-empty-tensors`, which only follows
+    ops that keep the shape. Collapses whose expanded view of the destination
+    is not expressible (non-contiguous memref layouts) are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def PosEncApproximateTrig : Pass<"posenc-approximate-trig"> {
+  let summary = "Replace f32 math.sin and math.cos by polynomial "
+                "approximations";
+  let description = [{
+    Rewrites `math.sin` and `math.cos` on `f32` and vectors of `f32` into
+    MLIR's polynomial approximations (arith ops only), so that vectorized
+    cos/sin tables stay vectorized: LLVM otherwise scalarizes a vector
+    `llvm.intr.sin` into one libm call per lane.
+
+    Only ops marked `posenc.reduced_angle` are rewritten: the posenc lowering
+    marks the cos/sin of angles it reduced modulo 2*pi in f64, so the
+    approximation only sees |x| <= pi, where its error is a few f32 ulps
+    (measured against the fp64 reference by the execution tests). On large
+    arguments its own range reduction is far less accurate (1e-5 absolute at
+    |x| ~ 2000), so other sin/cos ops (user code) are left alone unless
+    `all` is set. Other math ops and element types are never touched.
+  }];
+  let options = [
+    Option<"all", "all", "bool", /*default=*/"false",
+           "Also approximate unmarked f32 sin/cos (accurate for small "
+           "arguments only)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def PosEncNontemporalStores
+    : InterfacePass<"posenc-nontemporal-stores", "mlir::FunctionOpInterface"> {
+  let summary = "Stream large write-only outputs with non-temporal stores";
+  let description = [{
+    A kernel that writes a large output once and never reads it back (RoPE,
+    ALiBi tables, sinusoidal tables) is bound by memory bandwidth, and
+    ordinary stores cost a read of every written cache line first. This pass
+    lowers rank-1, in-bounds, unmasked `vector.transfer_write`s on memrefs to
+    `vector.store` and marks a `vector.store` `nontemporal` when its memref is
+    a view of a function argument
+
+    - of at least `min-bytes` bytes (static shape): smaller outputs are
+      likely read from cache by their consumer, which streaming would undo;
+    - that nothing in the function reads (every use of the argument and of
+      its views is a view-like op or a store into it).
+
+    Non-temporal stores are weakly ordered: the pass adds a sequentially
+    consistent `llvm.fence` before the end of each `omp.parallel` region and
+    before each return of a function that streams, so the data is visible to
+    whoever reads it after the kernel. LLVM emits a streaming store
+    (`vmovntps`) when it can prove the address aligned to the vector size
+    (e.g. from `memref.assume_alignment`, as `posenc-run` adds for its
+    buffers); otherwise it uses ordinary or narrower stores. Run it after
+    `convert-vector-to-scf` (rank-1 transfers) on bufferized code.
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"8388608",
+           "Smallest output (bytes) that is streamed">
+  ];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
     "::mlir::vector::VectorDialect"
   ];
 }

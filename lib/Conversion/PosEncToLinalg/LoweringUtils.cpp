@@ -2,6 +2,8 @@
 
 #include "LoweringUtils.h"
 
+#include "posenc/IR/PosEncDialect.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -57,12 +59,27 @@ Value mlir::posenc::emitReducedAngle(OpBuilder &b, Location loc, Value pos,
   return arith::TruncFOp::create(b, loc, b.getF32Type(), reduced);
 }
 
+/// Marks a math.sin/math.cos of a reduced angle (PosEncBase.td).
+static Value markReduced(Operation *op) {
+  PosEncDialect::ReducedAngleAttrHelper(op->getContext())
+      .setAttr(op, UnitAttr::get(op->getContext()));
+  return op->getResult(0);
+}
+
+Value mlir::posenc::emitReducedSin(OpBuilder &b, Location loc, Value angle) {
+  return markReduced(math::SinOp::create(b, loc, angle));
+}
+
+Value mlir::posenc::emitReducedCos(OpBuilder &b, Location loc, Value angle) {
+  return markReduced(math::CosOp::create(b, loc, angle));
+}
+
 std::pair<Value, Value> mlir::posenc::emitCosSin(OpBuilder &b, Location loc,
                                                  Value pos, Value inv,
                                                  Value factor) {
   Value angle = emitReducedAngle(b, loc, pos, inv);
-  Value cos = math::CosOp::create(b, loc, angle);
-  Value sin = math::SinOp::create(b, loc, angle);
+  Value cos = emitReducedCos(b, loc, angle);
+  Value sin = emitReducedSin(b, loc, angle);
   if (factor) {
     cos = arith::MulFOp::create(b, loc, cos, factor);
     sin = arith::MulFOp::create(b, loc, sin, factor);

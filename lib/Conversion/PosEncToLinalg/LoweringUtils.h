@@ -31,6 +31,11 @@ std::pair<Value, Value> emitCosSin(OpBuilder &b, Location loc, Value pos,
 /// The angle `pos * inv` of `emitCosSin`, reduced to [-pi, pi] as f32.
 Value emitReducedAngle(OpBuilder &b, Location loc, Value pos, Value inv);
 
+/// math.sin / math.cos of an angle from emitReducedAngle, marked
+/// `posenc.reduced_angle` (posenc-approximate-trig may approximate them).
+Value emitReducedSin(OpBuilder &b, Location loc, Value angle);
+Value emitReducedCos(OpBuilder &b, Location loc, Value angle);
+
 /// Extents of `tensor` as OpFoldResults (static ones as attributes).
 SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc, Value tensor);
 

@@ -178,11 +178,14 @@ struct LowerRotary : OpRewritePattern<RotaryOp> {
 
     // Rotation. The two channels of each pair are read as slices of x
     // (x1 = channels [0, half), x2 = [half, d); interleaved: stride 2). The
-    // rotated channels of the result are viewed as [..., 2, half] (half_split)
-    // or [..., half, 2] (interleaved), so that one generic with one
-    // destination-style output writes channel c of pair i:
-    //   c = 0: x1 * cos - x2 * sin,   c = 1: x2 * cos + x1 * sin.
-    // One output keeps bufferization in place (no temporary, no copy).
+    // rotated channels are computed as [..., 2, half] (half_split) or
+    // [..., half, 2] (interleaved), one generic with one output writing
+    // channel c of pair i:
+    //   c = 0: x1 * cos - x2 * sin,   c = 1: x2 * cos + x1 * sin,
+    // and collapsed to [..., rotary_dim]. The generic's own init is a
+    // tensor.empty of that shape (not a reshape of a larger one), so that
+    // eliminate-empty-tensors can place it in the final destination
+    // (posenc-expand-destinations moves the collapse onto the destination).
     bool interleaved = op.getLayout() == RotaryLayout::interleaved;
     int64_t headDim = xType.getShape().back();
     SmallVector<OpFoldResult> zeros(rank, rewriter.getIndexAttr(0));
@@ -202,27 +205,16 @@ struct LowerRotary : OpRewritePattern<RotaryOp> {
 
     SmallVector<OpFoldResult> rotSizes(xSizes);
     rotSizes.back() = rewriter.getIndexAttr(rotaryDim);
-    Value full = emptyLike(rewriter, loc, xSizes, elementType);
-    Value destRot = full;
-    if (rotaryDim < headDim)
-      destRot = tensor::ExtractSliceOp::create(rewriter, loc, full, zeros,
-                                               rotSizes, unit);
     SmallVector<ReassociationIndices> reassociation;
     for (int64_t i = 0; i < rank - 1; ++i)
       reassociation.push_back({i});
     reassociation.push_back({rank - 1, rank});
-    SmallVector<int64_t> expShape(xType.getShape().drop_back());
     SmallVector<OpFoldResult> expSizes(xSizes.begin(), xSizes.end() - 1);
-    if (interleaved) {
-      expShape.append({half, 2});
+    if (interleaved)
       expSizes.append({rewriter.getIndexAttr(half), rewriter.getIndexAttr(2)});
-    } else {
-      expShape.append({2, half});
+    else
       expSizes.append({rewriter.getIndexAttr(2), rewriter.getIndexAttr(half)});
-    }
-    Value destExp = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get(expShape, elementType), destRot,
-        reassociation, expSizes);
+    Value destExp = emptyLike(rewriter, loc, expSizes, elementType);
 
     int64_t numLoops = rank + 1;
     int64_t channelDim = interleaved ? rank : rank - 1;
@@ -264,13 +256,17 @@ struct LowerRotary : OpRewritePattern<RotaryOp> {
           linalg::YieldOp::create(b, nloc,
                                   castFloat(b, nloc, out, elementType));
         });
+    SmallVector<int64_t> rotShape(xType.getShape());
+    rotShape.back() = rotaryDim;
     Value rotated = tensor::CollapseShapeOp::create(
-        rewriter, loc, destRot.getType(), rotate.getResult(0), reassociation);
+        rewriter, loc, RankedTensorType::get(rotShape, elementType),
+        rotate.getResult(0), reassociation);
 
     // Assemble the rotated channels and the pass-through ones (a linalg.copy,
     // tiled and vectorized like the rest).
     Value result = rotated;
     if (rotaryDim < headDim) {
+      Value full = emptyLike(rewriter, loc, xSizes, elementType);
       result = tensor::InsertSliceOp::create(rewriter, loc, rotated, full,
                                              zeros, rotSizes, unit);
       SmallVector<OpFoldResult> passSizes(xSizes);

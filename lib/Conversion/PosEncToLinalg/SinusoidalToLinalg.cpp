@@ -92,10 +92,9 @@ struct LowerSinusoidal : OpRewritePattern<SinusoidalOp> {
                 arith::ConstantOp::create(
                     b, nloc, b.getI32IntegerAttr(static_cast<int32_t>(k))));
           };
-          Value value =
-              arith::SelectOp::create(b, nloc, isKind(SinusoidalColumn::Sin),
-                                      math::SinOp::create(b, nloc, angle),
-                                      math::CosOp::create(b, nloc, angle));
+          Value value = arith::SelectOp::create(
+              b, nloc, isKind(SinusoidalColumn::Sin),
+              emitReducedSin(b, nloc, angle), emitReducedCos(b, nloc, angle));
           value = arith::SelectOp::create(
               b, nloc, isKind(SinusoidalColumn::Zero),
               arith::ConstantOp::create(b, nloc, b.getF32FloatAttr(0.0f)),

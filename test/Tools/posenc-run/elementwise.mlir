@@ -19,11 +19,15 @@
 // IR-LABEL: posenc-run: module with entry wrapper
 // IR: func.func private @f(
 // IR: func.func @__posenc_run_entry(%[[A:[a-z0-9_]+]]: memref<4x8xf32>, %[[B:[a-z0-9_]+]]: memref<4x8xf32>, %[[C:[a-z0-9_]+]]: memref<4x8xf32>, %[[DEST:[a-z0-9_]+]]: memref<4x8xf32>) attributes {llvm.emit_c_interface}
-// IR-NEXT: %[[TA:.+]] = bufferization.to_tensor %[[A]] restrict : memref<4x8xf32> to tensor<4x8xf32>
-// IR-NEXT: %[[TB:.+]] = bufferization.to_tensor %[[B]] restrict
-// IR-NEXT: %[[TC:.+]] = bufferization.to_tensor %[[C]] restrict
+// IR-NEXT: %[[AA:.+]] = memref.assume_alignment %[[A]], 64 : memref<4x8xf32>
+// IR-NEXT: %[[AB:.+]] = memref.assume_alignment %[[B]], 64
+// IR-NEXT: %[[AC:.+]] = memref.assume_alignment %[[C]], 64
+// IR-NEXT: %[[AD:.+]] = memref.assume_alignment %[[DEST]], 64
+// IR-NEXT: %[[TA:.+]] = bufferization.to_tensor %[[AA]] restrict : memref<4x8xf32> to tensor<4x8xf32>
+// IR-NEXT: %[[TB:.+]] = bufferization.to_tensor %[[AB]] restrict
+// IR-NEXT: %[[TC:.+]] = bufferization.to_tensor %[[AC]] restrict
 // IR-NEXT: %[[R:.+]] = call @f(%[[TA]], %[[TB]], %[[TC]])
-// IR-NEXT: bufferization.materialize_in_destination %[[R]] in restrict writable %[[DEST]]
+// IR-NEXT: bufferization.materialize_in_destination %[[R]] in restrict writable %[[AD]]
 // IR-LABEL: posenc-run pipeline: posenc-cpu-pipeline
 // IR-LABEL: posenc-run: lowered module
 // IR-NOT: malloc

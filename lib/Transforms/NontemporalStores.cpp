@@ -1,0 +1,285 @@
+//===- NontemporalStores.cpp - the posenc-nontemporal-stores pass ---------===//
+
+#include "posenc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <numeric>
+
+namespace mlir {
+namespace posenc {
+#define GEN_PASS_DEF_POSENCNONTEMPORALSTORES
+#include "posenc/Transforms/Passes.h.inc"
+} // namespace posenc
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// The value `v` is a view of (memref views and casts only), or null.
+Value getViewSource(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return {};
+  if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+    return view.getViewSource();
+  if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(def))
+    return v == meta.getBaseBuffer() ? meta.getSource() : Value();
+  return {};
+}
+
+/// The function argument `v` is a view of, or null.
+BlockArgument getRootArgument(Value v, FunctionOpInterface func) {
+  while (Value source = getViewSource(v))
+    v = source;
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || arg.getOwner() != &func.getFunctionBody().front())
+    return {};
+  return arg;
+}
+
+/// Whether every use of `memref` and of its views only writes it.
+bool isWriteOnly(Value memref) {
+  SmallVector<Value> worklist{memref};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto store = dyn_cast<vector::StoreOp>(user)) {
+        if (use.get() == store.getBase())
+          continue;
+        return false; // the memref itself is stored somewhere
+      }
+      if (auto store = dyn_cast<vector::MaskedStoreOp>(user)) {
+        if (use.get() == store.getBase())
+          continue;
+        return false;
+      }
+      if (auto write = dyn_cast<vector::TransferWriteOp>(user)) {
+        if (use.get() == write.getBase())
+          continue;
+        return false;
+      }
+      if (auto store = dyn_cast<memref::StoreOp>(user)) {
+        if (use.get() == store.getMemRef())
+          continue;
+        return false;
+      }
+      if (isa<memref::DimOp>(user))
+        continue;
+      if (auto meta = dyn_cast<memref::ExtractStridedMetadataOp>(user)) {
+        worklist.push_back(meta.getBaseBuffer());
+        continue;
+      }
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == v) {
+        for (Value result : user->getResults())
+          worklist.push_back(result);
+        continue;
+      }
+      return false; // a read, a call, a copy, a return, ...
+    }
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Alignment. A streaming store needs an aligned address (vmovntps faults
+// otherwise, so LLVM uses narrower stores unless it knows the alignment, and
+// it cannot see through the functions OpenMP outlines). The address of a
+// store is base + (offset + sum(index_d * stride_d)) * element size; the
+// analysis below proves a divisor of that element count.
+//===----------------------------------------------------------------------===//
+
+/// A divisor of the integer `v` (0: `v` is 0), 1 when unknown.
+int64_t knownDivisor(Value v, unsigned depth = 0) {
+  // Divisors are only useful up to the largest alignment; the cap also
+  // keeps products from overflowing.
+  constexpr int64_t kCap = int64_t(1) << 20;
+  auto cap = [&](int64_t d) { return d > kCap ? kCap : d; };
+  if (depth > 16)
+    return 1;
+  APInt constant;
+  if (matchPattern(v, m_ConstantInt(&constant)))
+    return constant.getBitWidth() <= 64 ? cap(std::abs(constant.getSExtValue()))
+                                        : 1;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    auto ivDivisor = [&](Value lb, Value step) {
+      return std::gcd(knownDivisor(lb, depth + 1),
+                      knownDivisor(step, depth + 1));
+    };
+    if (auto nest = dyn_cast<omp::LoopNestOp>(owner)) {
+      unsigned k = arg.getArgNumber();
+      return ivDivisor(nest.getLoopLowerBounds()[k], nest.getLoopSteps()[k]);
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(owner);
+        loop && arg == loop.getInductionVar())
+      return ivDivisor(loop.getLowerBound(), loop.getStep());
+    if (auto loop = dyn_cast<scf::ParallelOp>(owner)) {
+      unsigned k = arg.getArgNumber();
+      return ivDivisor(loop.getLowerBound()[k], loop.getStep()[k]);
+    }
+    return 1;
+  }
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return 1;
+  if (isa<arith::AddIOp, arith::SubIOp>(def))
+    return std::gcd(knownDivisor(def->getOperand(0), depth + 1),
+                    knownDivisor(def->getOperand(1), depth + 1));
+  if (isa<arith::MulIOp>(def))
+    return cap(knownDivisor(def->getOperand(0), depth + 1) *
+               knownDivisor(def->getOperand(1), depth + 1));
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp>(def))
+    return knownDivisor(def->getOperand(0), depth + 1);
+  return 1;
+}
+
+/// The alignment (bytes) of the start of `memref`'s buffer, and a divisor
+/// of its offset (elements) from there, through views of an aligned root.
+struct BaseAlignment {
+  int64_t bytes = 1;
+  int64_t offsetDivisor = 1;
+};
+
+BaseAlignment getBaseAlignment(Value memref, unsigned depth = 0) {
+  if (depth > 32)
+    return {};
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type)
+    return {};
+  Operation *def = memref.getDefiningOp();
+  if (!def)
+    return {}; // an argument: no known alignment
+  if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(def)) {
+    BaseAlignment base = getBaseAlignment(assume.getMemref(), depth + 1);
+    base.bytes = std::max<int64_t>(base.bytes, assume.getAlignment());
+    auto [strides, offset] = type.getStridesAndOffset();
+    if (type.getLayout().isIdentity())
+      base.offsetDivisor = 0;
+    else if (!ShapedType::isDynamic(offset))
+      base.offsetDivisor = offset;
+    return base;
+  }
+  if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp>(def))
+    return getBaseAlignment(def->getOperand(0), depth + 1);
+  if (auto subview = dyn_cast<memref::SubViewOp>(def)) {
+    BaseAlignment base = getBaseAlignment(subview.getSource(), depth + 1);
+    auto [strides, offset] =
+        subview.getSource().getType().getStridesAndOffset();
+    for (auto [ofr, stride] :
+         llvm::zip_equal(subview.getMixedOffsets(), strides)) {
+      if (ShapedType::isDynamic(stride))
+        return {base.bytes, 1};
+      int64_t divisor;
+      if (std::optional<int64_t> c = getConstantIntValue(ofr))
+        divisor = std::abs(*c);
+      else
+        divisor = knownDivisor(cast<Value>(ofr));
+      base.offsetDivisor = std::gcd(base.offsetDivisor, divisor * stride);
+    }
+    return base;
+  }
+  return {};
+}
+
+/// A power-of-two alignment (bytes) of the address `store` writes.
+int64_t getStoreAlignment(vector::StoreOp store) {
+  MemRefType type = store.getMemRefType();
+  if (!type.getElementType().isIntOrFloat())
+    return 1;
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  BaseAlignment base = getBaseAlignment(store.getBase());
+  if (base.bytes <= 1)
+    return 1;
+  auto [strides, offset] = type.getStridesAndOffset();
+  int64_t elements = base.offsetDivisor;
+  for (auto [index, stride] : llvm::zip_equal(store.getIndices(), strides)) {
+    if (ShapedType::isDynamic(stride))
+      return 1;
+    elements = std::gcd(elements, knownDivisor(index) * stride);
+  }
+  if (elements == 0)
+    return base.bytes;
+  int64_t bytes = elements * elementBytes;
+  return std::min<int64_t>(base.bytes, bytes & -bytes);
+}
+
+struct PosEncNontemporalStoresPass
+    : posenc::impl::PosEncNontemporalStoresBase<PosEncNontemporalStoresPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    FunctionOpInterface func = getOperation();
+    if (func.isExternal())
+      return;
+    {
+      RewritePatternSet patterns(&getContext());
+      vector::populateVectorTransferLoweringPatterns(patterns,
+                                                     /*maxTransferRank=*/1);
+      if (failed(applyPatternsGreedily(func, std::move(patterns))))
+        return signalPassFailure();
+    }
+
+    DenseMap<BlockArgument, bool> streamed;
+    auto isStreamed = [&](BlockArgument arg) {
+      auto [it, inserted] = streamed.try_emplace(arg, false);
+      if (inserted) {
+        auto type = dyn_cast<MemRefType>(arg.getType());
+        // index elements have no fixed width here: not streamed.
+        it->second = type && type.hasStaticShape() &&
+                     type.getElementType().isIntOrFloat() &&
+                     type.getElementTypeBitWidth() % 8 == 0 &&
+                     type.getNumElements() >=
+                         minBytes / (type.getElementTypeBitWidth() / 8) &&
+                     isWriteOnly(arg);
+      }
+      return it->second;
+    };
+
+    // Fences go before the end of each thread's work (omp.parallel) and
+    // before each return of the function.
+    SetVector<Operation *> fenceBefore;
+    bool any = false;
+    func.walk([&](vector::StoreOp store) {
+      BlockArgument root = getRootArgument(store.getBase(), func);
+      if (!root || !isStreamed(root))
+        return;
+      store.setNontemporal(true);
+      int64_t alignment = getStoreAlignment(store);
+      if (alignment > 1)
+        store.setAlignment(alignment);
+      any = true;
+      if (auto parallel = store->getParentOfType<omp::ParallelOp>())
+        fenceBefore.insert(parallel.getRegion().back().getTerminator());
+    });
+    if (!any)
+      return;
+    for (Block &block : func.getFunctionBody())
+      if (block.mightHaveTerminator() &&
+          block.getTerminator()->hasTrait<OpTrait::ReturnLike>())
+        fenceBefore.insert(block.getTerminator());
+    OpBuilder builder(&getContext());
+    for (Operation *op : fenceBefore) {
+      builder.setInsertionPoint(op);
+      LLVM::FenceOp::create(builder, op->getLoc(),
+                            LLVM::AtomicOrdering::seq_cst);
+    }
+  }
+};
+
+} // namespace
