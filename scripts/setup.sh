@@ -29,17 +29,19 @@ fi
 
 # Python packages of the test suite, pinned in requirements.txt (numpy),
 # requirements-hf.txt (torch + transformers for the differential tests, ~3 GB
-# once per machine) and requirements-iree.txt (IREE compiler and runtime for
-# test/IREE and bench/iree); a stamp keyed by their hash keeps re-runs instant.
+# once per machine), requirements-iree.txt (IREE compiler and runtime for
+# test/IREE and bench/iree) and requirements-bench.txt (ONNX Runtime for
+# bench/rope); a stamp keyed by their hash keeps re-runs instant.
 req="$(dirname "$0")/../requirements.txt"
 req_hf="$(dirname "$0")/../requirements-hf.txt"
 req_iree="$(dirname "$0")/../requirements-iree.txt"
+req_bench="$(dirname "$0")/../requirements-bench.txt"
 stamp_dir=${XDG_CACHE_HOME:-$HOME/.cache}/posenc
-stamp="$stamp_dir/pip-$(cat "$req" "$req_hf" "$req_iree" | sha256sum | cut -c1-16)-$(python3 -c 'import sys; print(sys.version_info[0]*100+sys.version_info[1])')"
+stamp="$stamp_dir/pip-$(cat "$req" "$req_hf" "$req_iree" "$req_bench" | sha256sum | cut -c1-16)-$(python3 -c 'import sys; print(sys.version_info[0]*100+sys.version_info[1])')"
 if [ ! -f "$stamp" ]; then
   echo "setup: installing Python packages from requirements.txt"
   python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore \
-    -r "$req" -r "$req_hf" -r "$req_iree"
+    -r "$req" -r "$req_hf" -r "$req_iree" -r "$req_bench"
   mkdir -p "$stamp_dir" && touch "$stamp"
 fi
 echo "setup: dependencies present"

@@ -1,5 +1,5 @@
 // RUN: posenc-opt %s --split-input-file --pass-pipeline="builtin.module(convert-posenc-to-linalg, \
-// RUN:   canonicalize, cse, func.func(posenc-tile-and-vectorize{vector-width=16}))" | FileCheck %s
+// RUN:   canonicalize, cse, func.func(posenc-tile-and-vectorize{vector-width=16 block-elements=65536}))" | FileCheck %s
 // RUN: posenc-opt %s --split-input-file --pass-pipeline="builtin.module(convert-posenc-to-linalg, \
 // RUN:   canonicalize, cse, func.func(posenc-tile-and-vectorize{block-elements=1024}))" | FileCheck %s --check-prefix=SMALL
 // RUN: not posenc-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(posenc-tile-and-vectorize{block-elements=0}))" 2>&1 | FileCheck %s --check-prefix=BAD
@@ -7,7 +7,7 @@
 // BAD: error: block-elements must be positive
 
 // RoPE on [B, H, S, D] f32: blocks of 64 tokens (8 heads x 64 tokens x 128
-// channels = 65536 rotations, the default block-elements) on an scf.forall.
+// channels = 65536 rotations, block-elements=65536) on an scf.forall.
 // Each block computes the cos/sin rows of its tokens once (the table
 // generic, fused into the block), then rotates every head's rows with them:
 // loops over (head, token, channel half, 16-pair chunk) whose body is

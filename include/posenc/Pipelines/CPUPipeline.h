@@ -22,7 +22,7 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       *this, "block-elements",
       llvm::cl::desc("Iterations per thread-level block "
                      "(posenc-tile-and-vectorize)"),
-      llvm::cl::init(65536)};
+      llvm::cl::init(262144)};
   PassOptions::Option<bool> openmp{
       *this, "openmp",
       llvm::cl::desc("Run the tiles of each kernel on OpenMP threads (the "

@@ -51,7 +51,7 @@ def PosEncTileAndVectorize
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
            "Elements per vector along the innermost parallel dimension "
            "(16 x f32 = one AVX-512 register)">,
-    Option<"blockElements", "block-elements", "int64_t", /*default=*/"65536",
+    Option<"blockElements", "block-elements", "int64_t", /*default=*/"262144",
            "Iterations per block (thread-level tile), about; reuse "
            "dimensions and reductions may make blocks larger">
   ];
