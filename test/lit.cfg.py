@@ -51,6 +51,8 @@ if python_has("numpy", "torch", "transformers"):
     config.available_features.add("hf")
 if python_has("numpy", "iree.compiler", "iree.runtime"):
     config.available_features.add("iree")
+if python_has("numpy", "onnx", "onnxruntime"):
+    config.available_features.add("onnxruntime")
 
 # The OpenMP runtime the JIT loads for code lowered through the omp dialect.
 if os.path.exists(os.path.join(config.llvm_lib_dir, "libomp.so")):

@@ -31,7 +31,8 @@ measured before and after the others and the faster is used), speedup_vs_cxx_tT,
 speedup_vs_torch_tT, speedup_vs_ort_tT (peer time / posenc time), and the
 medians in ms (<peer>_ms_tT).
 
-Usage: run.py [--build build] [--iterations 20] [--threads 1,2]
+Usage: run.py [--build build] [--iterations 20] [--threads 1,2] [--seq 4096]
+(--seq only for smoke tests: the issue's shape is 4096 tokens.)
 """
 
 import argparse
@@ -45,8 +46,7 @@ import time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-H, S, D, THETA = 32, 4096, 128, 500000.0
-BYTES = 4 * H * S * D * 4  # q, k in; q, k out
+H, D, THETA = 32, 128, 500000.0
 
 
 def median(values):
@@ -68,7 +68,8 @@ def build_peers(build):
 
 
 def peer_ms(exe, mode, threads, iterations):
-    out = run([exe, mode, str(threads), str(iterations)])
+    out = run([exe, mode, str(threads), str(iterations), str(H), str(S), str(D),
+               str(THETA)])
     return float(re.search(r"median_ms=([0-9.e+-]+)", out).group(1))
 
 
@@ -76,8 +77,18 @@ def max_error(got, ref_rows, rows):
     return float(np.max(np.abs(got[:, :, rows, :].astype(np.float64) - ref_rows)))
 
 
+def rope_module(tmp):
+    """bench/rope/rope.mlir, with the sequence length of this run."""
+    with open(os.path.join(HERE, "rope.mlir")) as f:
+        text = f.read().replace("x4096x", f"x{S}x")
+    path = os.path.join(tmp, "rope.mlir")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
 def bench_posenc(args, threads, qpath, kpath, outdir):
-    cmd = [os.path.join(args.build, "bin", "posenc-run"), os.path.join(HERE, "rope.mlir"),
+    cmd = [os.path.join(args.build, "bin", "posenc-run"), rope_module(os.path.dirname(qpath)),
            f"--inputs={qpath},{kpath}", f"--threads={threads}",
            f"--iterations={args.iterations}", "--warmup=2"]
     if outdir:
@@ -167,7 +178,11 @@ def main():
     parser.add_argument("--build", default=os.path.join(HERE, "..", "..", "build"))
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--seq", type=int, default=4096)
     args = parser.parse_args()
+    global S, BYTES
+    S = args.seq
+    BYTES = 4 * H * S * D * 4  # q, k in; q, k out
     threads_list = [int(t) for t in args.threads.split(",")]
     peers = build_peers(args.build)
 

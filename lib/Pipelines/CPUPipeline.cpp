@@ -14,8 +14,10 @@ using namespace mlir::posenc;
 std::string
 mlir::posenc::getCPUPipelineText(const CPUPipelineOptions &options) {
   // Stages: inline (so results land in the caller's destinations); posenc ->
-  // linalg on tensors; register-sized tiles, vectorized; buffers (in place
-  // where possible, self-copies folded, temporaries freed); threads; LLVM.
+  // linalg on tensors; blocks with fused producers, then register-sized
+  // tiles, vectorized; polynomial sin/cos; destinations expanded to the
+  // kernels' shapes; buffers (in place where possible, self-copies folded,
+  // temporaries freed); threads; streaming stores; LLVM.
   std::string parallel =
       options.openmp
           ? "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
