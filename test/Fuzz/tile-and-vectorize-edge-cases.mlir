@@ -49,7 +49,7 @@ func.func @learned_absolute_empty(%x: tensor<1x?x0xf32>, %t: tensor<128x0xf32>, 
 // -----
 
 // A static reduction of 2^17 elements would become one 2^17-lane vector
-// (vectorization builds IR proportional to it): tiles beyond 2^16 elements
+// (vectorization builds IR proportional to it): tiles beyond 2^12 elements
 // stay scalar.
 // CHECK-LABEL: func.func @long_reduction
 // CHECK: scf.for
@@ -62,4 +62,51 @@ func.func @long_reduction(%in: tensor<4x131072xf32>, %init: tensor<4xf32>) -> te
     linalg.yield %s : f32
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
+}
+
+// -----
+
+// Found by posenc-pass-fuzzer (posenc-cpu-pipeline, over the 20 s timeout):
+// the positions bounds check is a reduction over every position, left whole,
+// and became one vector<65536xi1>. The CPU pipeline unrolls a vectorized
+// reduction into an op per element, which upstream's convert-vector-to-llvm
+// handles in quadratic time: minutes for this function. Reductions whose
+// tile exceeds 2^12 elements stay scalar.
+// CHECK-LABEL: func.func @learned_absolute_many_positions
+// CHECK-NOT: vector<65536x
+// CHECK: linalg.generic {{.*}}iterator_types = ["reduction"]
+// CHECK: cf.assert
+func.func @learned_absolute_many_positions(%x: tensor<65536x65536xf32>, %t: tensor<?x65536xf32>, %p: tensor<65536xindex>) -> tensor<65536x65536xf32> {
+  %y = posenc.learned_absolute %x, %t positions(%p : tensor<65536xindex>) : tensor<65536x65536xf32>, tensor<?x65536xf32>
+  return %y : tensor<65536x65536xf32>
+}
+
+// -----
+
+// The same for 16 lanes x 4096 reduction elements (2^16), the shape of the
+// softmax reductions of posenc.attention over 4096 keys (minutes in
+// posenc-cpu-pipeline before); 16 x 256 (2^12) is still vectorized.
+// CHECK-LABEL: func.func @lanes_times_reduction
+// CHECK: scf.forall
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @lanes_times_reduction_at_cap
+// CHECK: scf.forall
+// CHECK: vector.transfer_read {{.*}} vector<16x256xf32>
+func.func @lanes_times_reduction(%in: tensor<64x4096xf32>, %init: tensor<64xf32>) -> tensor<64xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%in : tensor<64x4096xf32>) outs(%init : tensor<64xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.maximumf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+func.func @lanes_times_reduction_at_cap(%in: tensor<64x256xf32>, %init: tensor<64xf32>) -> tensor<64xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%in : tensor<64x256xf32>) outs(%init : tensor<64xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.maximumf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  return %r : tensor<64xf32>
 }
