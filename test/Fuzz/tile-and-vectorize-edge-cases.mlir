@@ -87,11 +87,11 @@ func.func @learned_absolute_many_positions(%x: tensor<65536x65536xf32>, %t: tens
 // softmax reductions of posenc.attention over 4096 keys (minutes in
 // posenc-cpu-pipeline before); 16 x 256 (2^12) is still vectorized.
 // CHECK-LABEL: func.func @lanes_times_reduction
-// CHECK: scf.forall
+// CHECK: scf.for
 // CHECK-NOT: vector.
 // CHECK: linalg.generic
 // CHECK-LABEL: func.func @lanes_times_reduction_at_cap
-// CHECK: scf.forall
+// CHECK: scf.for
 // CHECK: vector.transfer_read {{.*}} vector<16x256xf32>
 func.func @lanes_times_reduction(%in: tensor<64x4096xf32>, %init: tensor<64xf32>) -> tensor<64xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%in : tensor<64x4096xf32>) outs(%init : tensor<64xf32>) {
