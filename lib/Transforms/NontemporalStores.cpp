@@ -14,8 +14,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-
-#include <numeric>
+#include "llvm/ADT/bit.h"
 
 namespace mlir {
 namespace posenc {
@@ -103,94 +102,103 @@ bool isWriteOnly(Value memref) {
 // analysis below proves a divisor of that element count.
 //===----------------------------------------------------------------------===//
 
-/// A divisor of the integer `v` (0: `v` is 0), 1 when unknown.
-int64_t knownDivisor(Value v, unsigned depth = 0) {
-  // Divisors are only useful up to the largest alignment; the cap also
-  // keeps products from overflowing.
-  constexpr int64_t kCap = int64_t(1) << 20;
-  auto cap = [&](int64_t d) { return d > kCap ? kCap : d; };
+/// Alignment only needs the power of two dividing a value: values are
+/// represented by that exponent, capped at kZero (which stands for 0, a
+/// multiple of everything). Products add exponents, sums take the minimum.
+constexpr unsigned kZero = 64;
+
+unsigned log2Of(int64_t v) {
+  return v == 0 ? kZero : llvm::countr_zero(static_cast<uint64_t>(v));
+}
+unsigned addLog2(unsigned a, unsigned b) { return std::min(a + b, kZero); }
+
+/// k such that 2^k divides the integer `v` (0 when unknown).
+unsigned knownLog2Divisor(Value v, unsigned depth = 0) {
   if (depth > 16)
-    return 1;
+    return 0;
   APInt constant;
   if (matchPattern(v, m_ConstantInt(&constant)))
-    return constant.getBitWidth() <= 64 ? cap(std::abs(constant.getSExtValue()))
-                                        : 1;
+    return constant.isZero() ? kZero : constant.countr_zero();
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     Operation *owner = arg.getOwner()->getParentOp();
-    auto ivDivisor = [&](Value lb, Value step) {
-      return std::gcd(knownDivisor(lb, depth + 1),
-                      knownDivisor(step, depth + 1));
+    auto iv = [&](Value lb, Value step) {
+      return std::min(knownLog2Divisor(lb, depth + 1),
+                      knownLog2Divisor(step, depth + 1));
     };
     if (auto nest = dyn_cast<omp::LoopNestOp>(owner)) {
       unsigned k = arg.getArgNumber();
-      return ivDivisor(nest.getLoopLowerBounds()[k], nest.getLoopSteps()[k]);
+      return iv(nest.getLoopLowerBounds()[k], nest.getLoopSteps()[k]);
     }
     if (auto loop = dyn_cast<scf::ForOp>(owner);
         loop && arg == loop.getInductionVar())
-      return ivDivisor(loop.getLowerBound(), loop.getStep());
+      return iv(loop.getLowerBound(), loop.getStep());
     if (auto loop = dyn_cast<scf::ParallelOp>(owner)) {
       unsigned k = arg.getArgNumber();
-      return ivDivisor(loop.getLowerBound()[k], loop.getStep()[k]);
+      return iv(loop.getLowerBound()[k], loop.getStep()[k]);
     }
-    return 1;
+    return 0;
   }
   Operation *def = v.getDefiningOp();
   if (!def)
-    return 1;
+    return 0;
   if (isa<arith::AddIOp, arith::SubIOp>(def))
-    return std::gcd(knownDivisor(def->getOperand(0), depth + 1),
-                    knownDivisor(def->getOperand(1), depth + 1));
+    return std::min(knownLog2Divisor(def->getOperand(0), depth + 1),
+                    knownLog2Divisor(def->getOperand(1), depth + 1));
   if (isa<arith::MulIOp>(def))
-    return cap(knownDivisor(def->getOperand(0), depth + 1) *
-               knownDivisor(def->getOperand(1), depth + 1));
+    return addLog2(knownLog2Divisor(def->getOperand(0), depth + 1),
+                   knownLog2Divisor(def->getOperand(1), depth + 1));
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
           arith::ExtUIOp>(def))
-    return knownDivisor(def->getOperand(0), depth + 1);
-  return 1;
+    return knownLog2Divisor(def->getOperand(0), depth + 1);
+  return 0;
 }
 
-/// The alignment (bytes) of the start of `memref`'s buffer, and a divisor
-/// of its offset (elements) from there, through views of an aligned root.
+/// The alignment (log2 bytes) of the start of `memref`'s buffer, and the
+/// log2 divisor of its offset (elements) from there, through views of an
+/// aligned root.
 struct BaseAlignment {
-  int64_t bytes = 1;
-  int64_t offsetDivisor = 1;
+  unsigned log2Bytes = 0;
+  unsigned offsetLog2 = 0;
 };
 
 BaseAlignment getBaseAlignment(Value memref, unsigned depth = 0) {
   if (depth > 32)
     return {};
   auto type = dyn_cast<MemRefType>(memref.getType());
-  if (!type)
-    return {};
   Operation *def = memref.getDefiningOp();
-  if (!def)
+  if (!type || !def)
     return {}; // an argument: no known alignment
+  SmallVector<int64_t> strides;
+  int64_t offset;
   if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(def)) {
     BaseAlignment base = getBaseAlignment(assume.getMemref(), depth + 1);
-    base.bytes = std::max<int64_t>(base.bytes, assume.getAlignment());
-    auto [strides, offset] = type.getStridesAndOffset();
+    base.log2Bytes = std::max(base.log2Bytes, log2Of(assume.getAlignment()));
     if (type.getLayout().isIdentity())
-      base.offsetDivisor = 0;
-    else if (!ShapedType::isDynamic(offset))
-      base.offsetDivisor = offset;
+      base.offsetLog2 = kZero;
+    else if (succeeded(type.getStridesAndOffset(strides, offset)) &&
+             !ShapedType::isDynamic(offset))
+      base.offsetLog2 = log2Of(offset);
+    else
+      base.offsetLog2 = 0;
     return base;
   }
   if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp, memref::CastOp>(def))
     return getBaseAlignment(def->getOperand(0), depth + 1);
   if (auto subview = dyn_cast<memref::SubViewOp>(def)) {
     BaseAlignment base = getBaseAlignment(subview.getSource(), depth + 1);
-    auto [strides, offset] =
-        subview.getSource().getType().getStridesAndOffset();
+    if (failed(
+            subview.getSource().getType().getStridesAndOffset(strides, offset)))
+      return {base.log2Bytes, 0};
     for (auto [ofr, stride] :
          llvm::zip_equal(subview.getMixedOffsets(), strides)) {
       if (ShapedType::isDynamic(stride))
-        return {base.bytes, 1};
-      int64_t divisor;
+        return {base.log2Bytes, 0};
+      unsigned k;
       if (std::optional<int64_t> c = getConstantIntValue(ofr))
-        divisor = std::abs(*c);
+        k = log2Of(*c);
       else
-        divisor = knownDivisor(cast<Value>(ofr));
-      base.offsetDivisor = std::gcd(base.offsetDivisor, divisor * stride);
+        k = knownLog2Divisor(cast<Value>(ofr));
+      base.offsetLog2 = std::min(base.offsetLog2, addLog2(k, log2Of(stride)));
     }
     return base;
   }
@@ -200,23 +208,24 @@ BaseAlignment getBaseAlignment(Value memref, unsigned depth = 0) {
 /// A power-of-two alignment (bytes) of the address `store` writes.
 int64_t getStoreAlignment(vector::StoreOp store) {
   MemRefType type = store.getMemRefType();
-  if (!type.getElementType().isIntOrFloat())
+  if (!type.getElementType().isIntOrFloat() ||
+      type.getElementTypeBitWidth() % 8 != 0)
     return 1;
-  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
   BaseAlignment base = getBaseAlignment(store.getBase());
-  if (base.bytes <= 1)
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (base.log2Bytes == 0 || failed(type.getStridesAndOffset(strides, offset)))
     return 1;
-  auto [strides, offset] = type.getStridesAndOffset();
-  int64_t elements = base.offsetDivisor;
+  unsigned elements = base.offsetLog2;
   for (auto [index, stride] : llvm::zip_equal(store.getIndices(), strides)) {
     if (ShapedType::isDynamic(stride))
       return 1;
-    elements = std::gcd(elements, knownDivisor(index) * stride);
+    elements =
+        std::min(elements, addLog2(knownLog2Divisor(index), log2Of(stride)));
   }
-  if (elements == 0)
-    return base.bytes;
-  int64_t bytes = elements * elementBytes;
-  return std::min<int64_t>(base.bytes, bytes & -bytes);
+  unsigned bytes = addLog2(elements, log2Of(type.getElementTypeBitWidth() / 8));
+  // Alignments above 2^62 are meaningless (and would not fit the shift).
+  return int64_t(1) << std::min({base.log2Bytes, bytes, 62u});
 }
 
 struct PosEncNontemporalStoresPass

@@ -53,3 +53,41 @@ func.func @kept(%small: memref<16xf32>, %rw: memref<64x32xf32>, %idx: memref<204
   vector.transfer_write %v, %big[%c0, %c0], %mask {in_bounds = [true]} : vector<16xf32>, memref<64x32xf32>
   return %r : vector<16xf32>
 }
+
+// -----
+
+// Alignment: from memref.assume_alignment through a subview (offset 16
+// elements = 64 bytes) and the indices (an iv stepping by 16 from 0, a
+// multiple of 32 rows of 32 elements): 64-byte aligned. Offset 1 proves 4
+// bytes only; a dynamic index (no divisor known) leaves the element size.
+// CHECK-LABEL: func.func @aligned
+// CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] {alignment = 64 : i64, nontemporal = true}
+// CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] {alignment = 4 : i64, nontemporal = true}
+// CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] {alignment = 4 : i64, nontemporal = true}
+func.func @aligned(%out: memref<64x32xf32>, %v: vector<16xf32>, %n: index) {
+  %a = memref.assume_alignment %out, 64 : memref<64x32xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %view = memref.subview %a[0, %c16] [64, 16] [1, 1] : memref<64x32xf32> to memref<64x16xf32, strided<[32, 1], offset: ?>>
+  scf.for %i = %c0 to %c64 step %c16 {
+    vector.transfer_write %v, %view[%i, %c0] {in_bounds = [true]} : vector<16xf32>, memref<64x16xf32, strided<[32, 1], offset: ?>>
+  }
+  %view1 = memref.subview %a[0, %c1] [64, 16] [1, 1] : memref<64x32xf32> to memref<64x16xf32, strided<[32, 1], offset: ?>>
+  vector.transfer_write %v, %view1[%c0, %c0] {in_bounds = [true]} : vector<16xf32>, memref<64x16xf32, strided<[32, 1], offset: ?>>
+  vector.transfer_write %v, %a[%c0, %n] {in_bounds = [true]} : vector<16xf32>, memref<64x32xf32>
+  return
+}
+
+// -----
+
+// A dynamic row stride: streamed, but no alignment can be proven.
+// CHECK-LABEL: func.func @dynamic_stride
+// CHECK: vector.store %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] {nontemporal = true}
+func.func @dynamic_stride(%out: memref<64x32xf32, strided<[?, 1]>>, %v: vector<16xf32>) {
+  %a = memref.assume_alignment %out, 64 : memref<64x32xf32, strided<[?, 1]>>
+  %c0 = arith.constant 0 : index
+  vector.store %v, %a[%c0, %c0] : memref<64x32xf32, strided<[?, 1]>>, vector<16xf32>
+  return
+}
