@@ -250,6 +250,31 @@ static bool hitsKnownUpstreamCrash(StringRef text) {
   return denseArrayOfIndex.match(text) || hugeResultNumber.match(text);
 }
 
+/// Memrefs whose layout is not strided (`affine_map<(d0, d1) -> (d1 mod 4,
+/// d0)>`): MLIR 22's ownership-based buffer deallocation (in
+/// posenc-cpu-pipeline's buffer-deallocation-pipeline) takes
+/// `memref.extract_strided_metadata` of every memref argument, which does
+/// not verify on them, and reports success. Not a posenc issue; not
+/// reported upstream as far as we found.
+static bool hasNonStridedMemRef(ModuleOp module) {
+  auto nonStrided = [](Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && !memref.isStrided();
+  };
+  return module
+      ->walk([&](Operation *op) {
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            if (llvm::any_of(block.getArgumentTypes(), nonStrided))
+              return WalkResult::interrupt();
+        if (llvm::any_of(op->getOperandTypes(), nonStrided) ||
+            llvm::any_of(op->getResultTypes(), nonStrided))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 /// Replacement candidates of the token mutator: extents and attribute values
 /// at the edges, and the element types, keywords and parameter names of the
 /// posenc syntax (the input's own identifiers are candidates too).
@@ -388,6 +413,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const bool keepInvalid = std::getenv("POSENC_FUZZ_KEEP_INVALID");
   if (failed(verify(*module)))
     return keepInvalid ? 0 : -1;
+  if (hasNonStridedMemRef(*module))
+    return -1;
   ParserConfig config(&ctx, /*verifyAfterParse=*/true);
 
   // Whatever verifies prints in a form that parses and verifies again.
