@@ -41,6 +41,16 @@ struct ExpandMaterializeDestination
     auto sourceType = cast<RankedTensorType>(source.getType());
     SmallVector<ReassociationIndices> reassociation =
         collapse.getReassociationIndices();
+    // The verifier of tensor.collapse_shape (MLIR 22) accepts some
+    // non-contiguous groups that memref.expand_shape rejects: only
+    // 0, 1, ..., rank-1 in order is rewritten.
+    int64_t next = 0;
+    for (const ReassociationIndices &group : reassociation)
+      for (int64_t index : group)
+        if (index != next++)
+          return rewriter.notifyMatchFailure(op, "unusual reassociation");
+    if (next != sourceType.getRank())
+      return rewriter.notifyMatchFailure(op, "unusual reassociation");
     Value dest = op.getDest();
     FailureOr<MemRefType> expandedMemRefType;
     if (auto memrefType = dyn_cast<MemRefType>(dest.getType())) {

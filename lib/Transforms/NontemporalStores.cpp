@@ -9,11 +9,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/bit.h"
 
 namespace mlir {
@@ -236,12 +234,27 @@ struct PosEncNontemporalStoresPass
     FunctionOpInterface func = getOperation();
     if (func.isExternal())
       return;
-    {
-      RewritePatternSet patterns(&getContext());
-      vector::populateVectorTransferLoweringPatterns(patterns,
-                                                     /*maxTransferRank=*/1);
-      if (failed(applyPatternsGreedily(func, std::move(patterns))))
-        return signalPassFailure();
+    // Rank-1, in-bounds, unmasked, minor-identity transfer_writes on
+    // memrefs are plain vector.stores (what convert-vector-to-llvm would
+    // make of them); others keep their lowering and are not streamed.
+    SmallVector<vector::TransferWriteOp> writes;
+    func.walk([&](vector::TransferWriteOp write) {
+      auto type = dyn_cast<MemRefType>(write.getShapedType());
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (type && type.getRank() >= 1 && write.getVectorType().getRank() == 1 &&
+          write.getVectorType().getElementType() == type.getElementType() &&
+          !write.getMask() && write.getPermutationMap().isMinorIdentity() &&
+          llvm::all_of(write.getInBoundsValues(), [](bool b) { return b; }) &&
+          succeeded(type.getStridesAndOffset(strides, offset)) &&
+          strides.back() == 1)
+        writes.push_back(write);
+    });
+    for (vector::TransferWriteOp write : writes) {
+      OpBuilder builder(write);
+      vector::StoreOp::create(builder, write.getLoc(), write.getVector(),
+                              write.getBase(), write.getIndices());
+      write.erase();
     }
 
     DenseMap<BlockArgument, bool> streamed;
