@@ -22,7 +22,10 @@
 // (index, name, pipeline, host) and exits; scripts/fuzz.sh passes its length
 // to fuzz/make-seeds.py. With `POSENC_FUZZ_STATS=FILE`, each process appends
 // per-target counts to FILE at exit (see writeStats); POSENC_FUZZ_DEBUG=1
-// prints the diagnostics of each input. See docs/testing.md.
+// prints the diagnostics of each input; `POSENC_FUZZ_TARGETS=REGEX` fuzzes
+// only the targets whose pipeline matches (the selector picks among them),
+// to give a slow or rarely reached target more executions. See
+// docs/testing.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -177,6 +180,27 @@ std::vector<Target> &getTargets() {
     return list;
   }();
   return *targets;
+}
+
+/// The targets the selector byte picks from: those whose pipeline matches
+/// $POSENC_FUZZ_TARGETS, or all of them.
+std::vector<Target *> &getSelectableTargets() {
+  static std::vector<Target *> *selectable = [] {
+    auto *list = new std::vector<Target *>;
+    const char *pattern = std::getenv("POSENC_FUZZ_TARGETS");
+    llvm::Regex regex(pattern ? pattern : ".*");
+    std::string error;
+    if (!regex.isValid(error)) {
+      llvm::errs() << "posenc-pass-fuzzer: POSENC_FUZZ_TARGETS: " << error
+                   << '\n';
+      std::abort();
+    }
+    for (Target &target : getTargets())
+      if (regex.match(target.pipeline))
+        list->push_back(&target);
+    return list;
+  }();
+  return *selectable;
 }
 
 [[noreturn]] void fail(const Twine &what, StringRef text) {
@@ -374,6 +398,11 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
     llvm::errs() << "posenc-pass-fuzzer: no passes registered\n";
     std::abort();
   }
+  if (getSelectableTargets().empty()) {
+    llvm::errs() << "posenc-pass-fuzzer: no target matches "
+                    "POSENC_FUZZ_TARGETS\n";
+    std::abort();
+  }
   std::atexit(writeStats);
   if (std::getenv("POSENC_FUZZ_LIST_TARGETS")) {
     for (auto [i, target] : llvm::enumerate(targets))
@@ -393,8 +422,8 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1)
     return 0;
-  std::vector<Target> &targets = getTargets();
-  Target &target = targets[data[0] % targets.size()];
+  std::vector<Target *> &targets = getSelectableTargets();
+  Target &target = *targets[data[0] % targets.size()];
   ++target.selected;
   // MLIR's lexer reads the NUL after the buffer (files and std::strings
   // have one; libFuzzer's data does not): parse a copy.

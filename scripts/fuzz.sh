@@ -9,10 +9,14 @@
 #                                   pass and hf-config in parallel for
 #                                   ${POSENC_FUZZ_SECONDS:-50} s each, then npy
 #                                   for a third of that
-#   scripts/fuzz.sh --long HOURS    long run: all three in parallel, HOURS
-#                                   each (may be fractional), corpus kept in
+#   scripts/fuzz.sh --long HOURS [TARGET...]
+#                                   long run: the TARGETs (pass, hf-config,
+#                                   npy; default all three) in parallel, one
+#                                   worker each, HOURS each (may be
+#                                   fractional), corpus kept in
 #                                   $BUILD_DIR/fuzz/corpus/, crashes collected
-#                                   without stopping (-fork)
+#                                   without stopping (-fork=1); on a small
+#                                   machine, one target per call
 #   scripts/fuzz.sh --repro FILE... runs crash files through the target named
 #                                   by their name (pass-, hf-config-, npy-)
 #
@@ -22,6 +26,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${POSENC_ASAN_BUILD_DIR:-build-asan}
 mode=${1:-}
+targets=(pass hf-config npy)
 case "$mode" in
   --ci)
     if [ "${POSENC_SKIP_FUZZ:-0}" = 1 ]; then
@@ -30,13 +35,23 @@ case "$mode" in
     fi
     seconds=${POSENC_FUZZ_SECONDS:-50} ;;
   --long)
-    hours=${2:?usage: scripts/fuzz.sh --long HOURS}
-    seconds=$(python3 -c "print(max(1, int(float('$hours') * 3600)))") ;;
+    hours=${2:?usage: scripts/fuzz.sh --long HOURS [TARGET...]}
+    seconds=$(python3 -c "print(max(1, int(float('$hours') * 3600)))") || exit 2
+    shift 2
+    if [ $# -gt 0 ]; then
+      for t in "$@"; do
+        case "$t" in
+          pass|hf-config|npy) ;;
+          *) echo "fuzz: unknown target '$t' (pass, hf-config, npy)" >&2; exit 2 ;;
+        esac
+      done
+      targets=("$@")
+    fi ;;
   --repro)
     shift
     [ $# -gt 0 ] || { echo "usage: scripts/fuzz.sh --repro FILE..." >&2; exit 2; } ;;
   *)
-    echo "usage: scripts/fuzz.sh --ci | --long HOURS | --repro FILE..." >&2
+    echo "usage: scripts/fuzz.sh --ci | --long HOURS [TARGET...] | --repro FILE..." >&2
     exit 2 ;;
 esac
 
@@ -89,28 +104,36 @@ run() {
     "$BIN/$fuzzer" "${flags[@]}" "$corpus" "$seed_dir" >"$work/$name.log" 2>&1
 }
 
-npy_seconds=$seconds
-[ "$mode" = --ci ] && npy_seconds=$(( (seconds + 2) / 3 ))
-echo "fuzz: pass and hf-config $seconds s, npy $npy_seconds s; logs in $work/*.log"
+# fuzz_target NAME SECONDS: runs posenc-NAME-fuzzer on its seeds.
+fuzz_target() {
+  run "$1" "posenc-$1-fuzzer" "$seeds/$1" "$seeds/$1.dict" "$2"
+}
+
 before=$(ls "$work/artifacts" | wc -l)
 status=0
-run pass posenc-pass-fuzzer "$seeds/pass" "$seeds/pass.dict" "$seconds" &
-pass_pid=$!
-run hf-config posenc-hf-config-fuzzer "$seeds/hf-config" \
-  "$seeds/hf-config.dict" "$seconds" &
-hf_pid=$!
+t0=$(date +%s)
 if [ "$mode" = --ci ]; then
+  npy_seconds=$(( (seconds + 2) / 3 ))
+  echo "fuzz: pass and hf-config $seconds s, npy $npy_seconds s; logs in $work/*.log"
+  fuzz_target pass "$seconds" &
+  pass_pid=$!
+  fuzz_target hf-config "$seconds" &
+  hf_pid=$!
   wait "$pass_pid" || status=1
   wait "$hf_pid" || status=1
+  fuzz_target npy "$npy_seconds" || status=1
+else
+  echo "fuzz: ${targets[*]}: $seconds s each; logs in $work/*.log"
+  pids=()
+  for name in "${targets[@]}"; do
+    fuzz_target "$name" "$seconds" &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 fi
-run npy posenc-npy-fuzzer "$seeds/npy" "$seeds/npy.dict" "$npy_seconds" ||
-  status=1
-if [ "$mode" != --ci ]; then
-  wait "$pass_pid" || status=1
-  wait "$hf_pid" || status=1
-fi
+echo "fuzz: wall time $(( $(date +%s) - t0 )) s"
 
-for name in pass hf-config npy; do
+for name in "${targets[@]}"; do
   log="$work/$name.log"
   if grep -qE "^#[0-9]+: cov:" "$log"; then
     # -fork: the parent's last status line.
@@ -129,7 +152,7 @@ for name in pass hf-config npy; do
   fi
 done
 # Per-target counts written by the harnesses (summed over fork children).
-if [ -s "$work/pass.stats" ]; then
+if [[ " ${targets[*]} " == *" pass "* ]] && [ -s "$work/pass.stats" ]; then
   echo "fuzz: pass: per pipeline: selected / parsed+verified (ran) / ran on posenc ops / succeeded"
   awk -F'\t' '$1 == "pass-fuzzer" {
       key = $7 "\t" $8; if (!(key in sel)) order[n++] = key
@@ -139,7 +162,7 @@ if [ -s "$work/pass.stats" ]; then
       ts += sel[k]; tr += ran[k] }
       printf "  total: %d inputs, %d parsed+verified and ran a pipeline\n", ts, tr }' "$work/pass.stats"
 fi
-if [ -s "$work/hf-config.stats" ]; then
+if [[ " ${targets[*]} " == *" hf-config "* ]] && [ -s "$work/hf-config.stats" ]; then
   awk -F'\t' '$1 == "hf-config-fuzzer" { i += $2; a += $3; r += $4; l += $5 }
     END { printf "fuzz: hf-config: %d inputs, %d imported, %d rejected with one error, %d imported and lowered\n", i, a, r, l }' \
     "$work/hf-config.stats"
