@@ -1,12 +1,14 @@
-//===- peers.cpp - bench/rope's native peers --------------------------------===//
+//===- peers.cpp - bench/rope's native peers
+//--------------------------------===//
 //
 // The native reference points of bench/rope, on the same shape and bytes as
 // posenc's kernel: RoPE on q and k, f32, [1, H, S, D], half-split, all D
 // channels rotated, positions 0..S-1.
 //
 //   ntcopy   a STREAM-style copy of the same bytes (read q and k, write two
-//            outputs) with non-temporal (streaming) stores: the bandwidth ceiling
-//            of a kernel that reads its input once and writes its output once.
+//            outputs) with non-temporal (streaming) stores: the bandwidth
+//            ceiling of a kernel that reads its input once and writes its
+//            output once.
 //   cxxloop  the plain C++ loop a programmer writes (HF's form: cos/sin table
 //            [S, D/2] computed once in f32, then every head's rows rotated),
 //            compiled -O3 -march=native, OpenMP over heads.
@@ -118,7 +120,8 @@ int main(int argc, char **argv) {
   size_t n = s.heads * s.seq * s.dim;
   float *q = allocate(n), *k = allocate(n), *qo = allocate(n),
         *ko = allocate(n);
-  float *cosT = allocate(s.seq * s.dim / 2), *sinT = allocate(s.seq * s.dim / 2);
+  float *cosT = allocate(s.seq * s.dim / 2),
+        *sinT = allocate(s.seq * s.dim / 2);
   fill(q, n, 1);
   fill(k, n, 2);
   fill(qo, n, 3);
@@ -142,15 +145,17 @@ int main(int argc, char **argv) {
     auto start = std::chrono::steady_clock::now();
     once();
     auto end = std::chrono::steady_clock::now();
-    ms.push_back(std::chrono::duration<double, std::milli>(end - start).count());
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(end - start).count());
   }
   // A result that depends on the outputs, so nothing is optimized away.
   double check = 0;
   for (size_t i = 0; i < n; i += 4093)
     check += qo[i] + ko[i];
   std::sort(ms.begin(), ms.end());
-  double median = ms.size() % 2 ? ms[ms.size() / 2]
-                                : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+  double median = ms.size() % 2
+                      ? ms[ms.size() / 2]
+                      : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
   std::printf("%s threads=%d median_ms=%.6g min_ms=%.6g check=%.3g\n",
               mode.c_str(), threads, median, ms.front(), check);
   return 0;
