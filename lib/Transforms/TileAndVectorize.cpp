@@ -31,13 +31,37 @@ using namespace mlir::posenc;
 
 namespace {
 
+/// Loop dims of `op` that an indexing map uses inside a floordiv, ceildiv or
+/// mod (e.g. GQA's `h floordiv G`). Upstream tiling slices an operand at
+/// `map(offset)` and keeps the map for the tile's local indices, which is
+/// exact only for linear maps: `(h0 + l) floordiv G != h0 floordiv G +
+/// l floordiv G` unless h0 is aligned to G. Such dims are tiled by 1 (local
+/// index 0) or not at all.
+llvm::SmallBitVector getSemiAffineDims(linalg::LinalgOp op) {
+  llvm::SmallBitVector dims(op.getNumLoops(), false);
+  for (AffineMap map : op.getIndexingMapsArray())
+    for (AffineExpr result : map.getResults())
+      result.walk([&](AffineExpr expr) {
+        if (expr.getKind() != AffineExprKind::FloorDiv &&
+            expr.getKind() != AffineExprKind::CeilDiv &&
+            expr.getKind() != AffineExprKind::Mod)
+          return;
+        expr.walk([&](AffineExpr inner) {
+          if (auto dim = dyn_cast<AffineDimExpr>(inner))
+            dims.set(dim.getPosition());
+        });
+      });
+  return dims;
+}
+
 /// Tile sizes of `op`: the `width` vector lanes go to the innermost parallel
 /// dims (innermost first, each up to its static extent, e.g. 8 x 2 for an
 /// interleaved [..., pairs, 2] view), 1 on the other parallel dims, 0
-/// (untiled) on reductions.
+/// (untiled) on reductions. Semi-affine dims (getSemiAffineDims) get 1.
 SmallVector<int64_t> chooseTileSizes(linalg::LinalgOp op, int64_t width) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  llvm::SmallBitVector semiAffine = getSemiAffineDims(op);
   SmallVector<int64_t> sizes(ranges.size(), 0);
   for (auto [i, it] : llvm::enumerate(iterators))
     if (it == utils::IteratorType::parallel)
@@ -47,6 +71,8 @@ SmallVector<int64_t> chooseTileSizes(linalg::LinalgOp op, int64_t width) {
        --i) {
     if (iterators[i] != utils::IteratorType::parallel)
       continue;
+    if (semiAffine[i])
+      break; // lanes stop here: an outer dim would not be contiguous
     int64_t extent = ranges[i];
     if (ShapedType::isDynamic(extent)) {
       sizes[i] = lanes;
@@ -113,7 +139,9 @@ llvm::SmallBitVector getReuseDims(linalg::LinalgOp consumer,
 /// Operands of `consumer` worth computing inside its blocks: results of
 /// tileable linalg producers on tensors, read through a projected
 /// permutation (so that blocks partition the producer's iteration space and
-/// nothing is computed twice).
+/// nothing is computed twice). Producers with semi-affine maps are not
+/// fused: their tile would be an arbitrary slice of a semi-affine dim
+/// (getSemiAffineDims).
 SmallVector<OpOperand *> getFusableOperands(linalg::LinalgOp consumer) {
   SmallVector<OpOperand *> fused;
   for (OpOperand *operand : consumer.getDpsInputOperands()) {
@@ -122,7 +150,8 @@ SmallVector<OpOperand *> getFusableOperands(linalg::LinalgOp consumer) {
         !isa<TilingInterface>(producer.getOperation()) ||
         producer.getNumLoops() == 0 ||
         llvm::is_contained(producer.getStaticLoopRanges(), 0) ||
-        !consumer.getMatchingIndexingMap(operand).isProjectedPermutation())
+        !consumer.getMatchingIndexingMap(operand).isProjectedPermutation() ||
+        getSemiAffineDims(producer).any())
       continue;
     fused.push_back(operand);
   }
@@ -131,13 +160,14 @@ SmallVector<OpOperand *> getFusableOperands(linalg::LinalgOp consumer) {
 
 /// Block (thread-level) tile sizes of `op`: reuse dims and reductions whole,
 /// then whole inner parallel dims while the block stays within
-/// `blockElements` iterations, a partial tile of the next one, 1 outside.
-/// Empty when the whole op is one block.
+/// `blockElements` iterations, a partial tile of the next one (1 for a
+/// semi-affine dim), 1 outside. Empty when the whole op is one block.
 SmallVector<int64_t> chooseBlockSizes(linalg::LinalgOp op,
                                       const llvm::SmallBitVector &reuse,
                                       int64_t blockElements) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  llvm::SmallBitVector semiAffine = getSemiAffineDims(op);
   SmallVector<int64_t> sizes(ranges.size(), 0);
   int64_t elements = 1;
   auto grow = [&](int64_t extent) {
@@ -168,6 +198,8 @@ SmallVector<int64_t> chooseBlockSizes(linalg::LinalgOp op,
         std::max<int64_t>(1, blockElements / std::max<int64_t>(1, elements));
     if (!ShapedType::isDynamic(range))
       sizes[i] = std::min(sizes[i], range);
+    if (semiAffine[i])
+      sizes[i] = 1;
     tiled = true;
   }
   if (!tiled)

@@ -3,7 +3,7 @@ NumPy reference (test/lib/posenc_ref.py), on fresh seeded random inputs.
 
 Usage: exec_cases.py POSENC_RUN GROUP [--seed S]
 Groups: rotary, schemes, runtime-frequencies, alibi, sinusoidal, learned,
-        mrope, long-angle, attention. Each prints one line per case and ends
+        mrope, long-angle, attention, semi-affine. Each prints one line per case and ends
 with "N passed, N failed".
 
 Tolerances (stated per check, all absolute on outputs of magnitude <= ~2):
@@ -359,6 +359,13 @@ def group_attention(run, rng):
         (2, 8, 2, 6, 6, 16, 8, True, False, True, "bottom_right"),
         (1, 6, 6, 4, 7, 16, 16, False, True, True, "top_left"),
         (1, 4, 1, 1, 12, 64, 64, True, True, False, "bottom_right"),   # decode, MQA
+        # GQA shapes whose head blocks do not start at a multiple of the group
+        # size (miscompiled before GQA became a [B, Hkv, G, S, D] view).
+        (1, 12, 4, 16, 16, 128, 128, True, False, False, "bottom_right"),
+        (1, 24, 8, 16, 16, 64, 64, True, True, False, "bottom_right"),
+        (1, 40, 8, 4, 64, 64, 64, True, False, True, "bottom_right"),
+        (1, 20, 4, 9, 13, 32, 16, False, True, False, "top_left"),
+        (2, 28, 4, 1, 37, 64, 64, True, True, True, "bottom_right"),  # decode
     ]
     for B, Hq, Hkv, Sq, Sk, D, Dv, causal, rope, alibi, align in cases:
         q = rng.uniform(-1, 1, (B, Hq, Sq, D)).astype(np.float32)
@@ -389,11 +396,55 @@ def group_attention(run, rng):
               f"alibi={alibi} {align}", bool(np.all(err <= 2e-5)), f"max err {err.max():.3g}")
 
 
+# ----------------------------------------------------------------------------
+def group_semi_affine(run, rng):
+    """linalg input with GQA as a `h floordiv G` map (what importers and older
+    posenc emitted): tiling must not split such a dim at offsets that are not
+    multiples of G. Block sizes are chosen so blocks of heads straddle groups
+    (e.g. 2 heads of a group of 3)."""
+    for B, Hq, Hkv, S, D, blocks in [(1, 12, 4, 16, 32, 1024), (2, 20, 4, 7, 24, 300),
+                                     (1, 24, 8, 5, 16, 100), (1, 14, 2, 9, 8, 243)]:
+        G = Hq // Hkv
+        q = rng.uniform(-1, 1, (B, Hq, S, D)).astype(np.float32)
+        k = rng.uniform(-1, 1, (B, Hkv, S, D)).astype(np.float32)
+        tq, tk = f"tensor<{B}x{Hq}x{S}x{D}xf32>", f"tensor<{B}x{Hkv}x{S}x{D}xf32>"
+        ts = f"tensor<{B}x{Hq}x{S}x{S}xf32>"
+        module = (
+            f"#q = affine_map<(b, h, i, j, r) -> (b, h, i, r)>\n"
+            f"#k = affine_map<(b, h, i, j, r) -> (b, h floordiv {G}, j, r)>\n"
+            f"#s = affine_map<(b, h, i, j, r) -> (b, h, i, j)>\n"
+            f"#id = affine_map<(b, h, i, j) -> (b, h, i, j)>\n"
+            f"func.func @gqa(%q: {tq}, %k: {tk}) -> {ts} {{\n"
+            f"  %zero = arith.constant 0.0 : f32\n"
+            f"  %e = tensor.empty() : {ts}\n"
+            f"  %init = linalg.fill ins(%zero : f32) outs(%e : {ts}) -> {ts}\n"
+            f"  %s = linalg.generic {{indexing_maps = [#q, #k, #s], iterator_types = [\"parallel\", "
+            f"\"parallel\", \"parallel\", \"parallel\", \"reduction\"]}} ins(%q, %k : {tq}, {tk}) "
+            f"outs(%init : {ts}) {{\n"
+            f"  ^bb0(%a: f32, %b: f32, %c: f32):\n"
+            f"    %m = arith.mulf %a, %b : f32\n    %r = arith.addf %c, %m : f32\n"
+            f"    linalg.yield %r : f32\n  }} -> {ts}\n"
+            f"  %e2 = tensor.empty() : {ts}\n"
+            f"  %o = linalg.generic {{indexing_maps = [#id, #id], iterator_types = [\"parallel\", "
+            f"\"parallel\", \"parallel\", \"parallel\"]}} ins(%s : {ts}) outs(%e2 : {ts}) {{\n"
+            f"  ^bb0(%a: f32, %c: f32):\n    %n = arith.negf %a : f32\n    linalg.yield %n : f32\n"
+            f"  }} -> {ts}\n  return %o : {ts}\n}}\n")
+        pipeline = f"posenc-cpu-pipeline{{block-elements={blocks} vector-width=8}}"
+        (got,) = run(module, [q, k], pipeline=pipeline)
+        kk = np.repeat(k.astype(np.float64), G, axis=1)
+        expect = -np.einsum("bhid,bhjd->bhij", q.astype(np.float64), kk)
+        err = np.abs(got - expect)
+        tol = 4e-6 * D
+        check(f"linalg h floordiv {G} (Hq={Hq} Hkv={Hkv} S={S} D={D}) block-elements={blocks}",
+              bool(np.all(err <= tol)), f"max err {err.max():.3g}, tol {tol:.3g}")
+
+
 GROUPS = {
     "rotary": group_rotary, "schemes": group_schemes,
     "runtime-frequencies": group_runtime_frequencies, "alibi": group_alibi,
     "sinusoidal": group_sinusoidal, "learned": group_learned, "mrope": group_mrope,
     "long-angle": group_long_angle, "attention": group_attention,
+    "semi-affine": group_semi_affine,
 }
 
 
@@ -406,8 +457,8 @@ def main():
     args = ap.parse_args()
     rng = np.random.default_rng([args.seed, sorted(GROUPS).index(args.group)])
 
-    def run(module, inputs):
-        return pe.run(args.posenc_run, module, inputs, threads=args.threads)
+    def run(module, inputs, pipeline=None):
+        return pe.run(args.posenc_run, module, inputs, pipeline=pipeline, threads=args.threads)
 
     GROUPS[args.group](run, rng)
     print(f"{RESULTS['passed']} passed, {RESULTS['failed']} failed")

@@ -71,3 +71,54 @@ func.func @rope_remainder(%x: tensor<4x48xf32>) -> tensor<4x48xf32> {
   %y = posenc.rotary %x half_split dim 48 inv_freq(%inv : tensor<24xf32>) : tensor<4x48xf32>
   return %y : tensor<4x48xf32>
 }
+
+// -----
+
+// GQA as `h floordiv 3` (linalg from an importer). Upstream tiling slices k
+// at `h0 floordiv 3` and keeps the map for the tile's local heads, which is
+// exact only when h0 is a multiple of 3: blocks of 2 heads (what 1024
+// elements / 512 per head would give) would read the wrong kv head. A
+// semi-affine dim is tiled by 1 or not at all.
+// SMALL-LABEL: func.func @semi_affine_root
+// SMALL: scf.forall (%{{.+}}, %[[H:.+]]) in (1, 12)
+// SMALL: %[[KV:.+]] = affine.apply #{{.+}}(%[[H]])
+// SMALL: tensor.extract_slice %{{.+}}[%{{.+}}, %[[KV]], 0, 0] [1, 1, 16, 32]
+#id4 = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#kv4 = affine_map<(b, h, i, j) -> (b, h floordiv 3, i, j)>
+func.func @semi_affine_root(%q: tensor<1x12x16x32xf32>, %k: tensor<1x4x16x32xf32>) -> tensor<1x12x16x32xf32> {
+  %e = tensor.empty() : tensor<1x12x16x32xf32>
+  %o = linalg.generic {indexing_maps = [#id4, #kv4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q, %k : tensor<1x12x16x32xf32>, tensor<1x4x16x32xf32>) outs(%e : tensor<1x12x16x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<1x12x16x32xf32>
+  return %o : tensor<1x12x16x32xf32>
+}
+
+// -----
+
+// The same op as the producer of an elementwise root: fusing it would tile
+// it by the root's blocks (2 heads), so it is computed before the blocks.
+// SMALL-LABEL: func.func @semi_affine_producer
+// SMALL: linalg.generic {{.*}}ins(%{{.+}}, %{{.+}} : tensor<1x1x1x16xf32>, tensor<1x1x1x16xf32>)
+// SMALL: scf.forall ({{.*}}) = (0, 0) to (1, 12) step (1, 2)
+// SMALL-NOT: arith.addf
+// SMALL: arith.negf %{{.+}} : vector<16xf32>
+// SMALL: scf.forall.in_parallel
+#id4p = affine_map<(b, h, i, j) -> (b, h, i, j)>
+#kv4p = affine_map<(b, h, i, j) -> (b, h floordiv 3, i, j)>
+func.func @semi_affine_producer(%q: tensor<1x12x16x32xf32>, %k: tensor<1x4x16x32xf32>) -> tensor<1x12x16x32xf32> {
+  %e = tensor.empty() : tensor<1x12x16x32xf32>
+  %s = linalg.generic {indexing_maps = [#id4p, #kv4p, #id4p], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q, %k : tensor<1x12x16x32xf32>, tensor<1x4x16x32xf32>) outs(%e : tensor<1x12x16x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<1x12x16x32xf32>
+  %e2 = tensor.empty() : tensor<1x12x16x32xf32>
+  %o = linalg.generic {indexing_maps = [#id4p, #id4p], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s : tensor<1x12x16x32xf32>) outs(%e2 : tensor<1x12x16x32xf32>) {
+  ^bb0(%a: f32, %c: f32):
+    %n = arith.negf %a : f32
+    linalg.yield %n : f32
+  } -> tensor<1x12x16x32xf32>
+  return %o : tensor<1x12x16x32xf32>
+}

@@ -1,10 +1,16 @@
 //===- AttentionToLinalg.cpp - lower posenc.attention ---------------------===//
 //
 // The reference decomposition of posenc.attention: RoPE on q and k (as
-// posenc.rotary, lowered by its own pattern), QK^T with GQA by indexing,
-// scale + ALiBi + causal mask from indices, a numerically safe softmax, and
-// PV. All accumulation is f32. Fused, tiled kernels are built from this
-// contract by later passes.
+// posenc.rotary, lowered by its own pattern), QK^T, scale + ALiBi + causal
+// mask from indices, a numerically safe softmax, and PV. All accumulation is
+// f32. Fused, tiled kernels are built from this contract by later passes.
+//
+// GQA is a view, not an index computation: q and the result are handled as
+// [B, Hkv, G, S, D] (tensor.expand_shape of the head dim), so query head
+// (h, g) reads kv head h and every indexing map is a projected permutation.
+// Tiling, fusion and hosts (IREE rejects semi-affine maps) can then split
+// any dim at any offset; a `floordiv G` map is only exact for tiles aligned
+// to G.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,9 +53,259 @@ Value filled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
       .getResult(0);
 }
 
-AffineMap mapOf(MLIRContext *ctx, unsigned numDims,
-                ArrayRef<AffineExpr> exprs) {
-  return AffineMap::get(numDims, 0, exprs, ctx);
+/// Static shape of `sizes` (dynamic where an extent is a value).
+SmallVector<int64_t> staticShape(ArrayRef<OpFoldResult> sizes) {
+  return llvm::map_to_vector(sizes, [](OpFoldResult size) {
+    std::optional<int64_t> c = getConstantIntValue(size);
+    return c ? *c : ShapedType::kDynamic;
+  });
+}
+
+/// Loop dims of the grouped attention: batch, kv head, query head within
+/// the group, query token, then key token (scores) or value channel (PV),
+/// then the contracted dim.
+enum Dim : unsigned { kB, kH, kG, kI, kJ, kR };
+
+/// Indexing map over `numDims` loops selecting `dims`.
+AffineMap mapOf(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims) {
+  return AffineMap::getMultiDimMapWithTargets(numDims, dims, ctx);
+}
+
+/// The shapes of one attention in its grouped form.
+struct GroupedShapes {
+  /// [B, Hkv, G, Sq] (softmax rows) and [B, Hkv, G, Sq, Sk] (scores).
+  SmallVector<OpFoldResult> rows, scores;
+  /// [B, Hkv, G, Sq, Dv]: the output before its heads are merged.
+  SmallVector<OpFoldResult> out;
+};
+
+/// [B, Hq, S, D] -> [B, Hkv, G, S, D].
+Value splitHeads(OpBuilder &b, Location loc, Value x, int64_t kvHeads,
+                 int64_t group) {
+  SmallVector<OpFoldResult> sizes = getSizes(b, loc, x);
+  SmallVector<OpFoldResult> grouped{sizes[0], b.getIndexAttr(kvHeads),
+                                    b.getIndexAttr(group), sizes[2], sizes[3]};
+  auto type = RankedTensorType::get(
+      staticShape(grouped), cast<RankedTensorType>(x.getType()).getElementType());
+  return tensor::ExpandShapeOp::create(b, loc, type, x,
+                                       {{0}, {1, 2}, {3}, {4}}, grouped);
+}
+
+/// The per-head ALiBi slopes [Hq] as [Hkv, G].
+Value splitSlopes(OpBuilder &b, Location loc, Value slopes, int64_t kvHeads,
+                  int64_t group) {
+  auto staticType = RankedTensorType::get({kvHeads * group}, b.getF32Type());
+  if (slopes.getType() != staticType)
+    slopes = tensor::CastOp::create(b, loc, staticType, slopes);
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({kvHeads, group}, b.getF32Type()), slopes,
+      {{0, 1}});
+}
+
+/// `acc + f32(lhs) * f32(rhs)`: the body of both contractions.
+void emitMulAdd(OpBuilder &b, Location loc, ValueRange args) {
+  Type f32 = b.getF32Type();
+  Value product = arith::MulFOp::create(b, loc, castFloat(b, loc, args[0], f32),
+                                        castFloat(b, loc, args[1], f32));
+  linalg::YieldOp::create(b, loc,
+                          ValueRange{arith::AddFOp::create(b, loc, args[2],
+                                                           product)});
+}
+
+/// f32 contraction over the last of six loops (b, h, g, i, x, r):
+/// `out[lhsDims..] += lhs[..] * rhs[..]`, initialized with zeros.
+Value emitContraction(OpBuilder &b, Location loc, Value lhs,
+                      ArrayRef<unsigned> lhsDims, Value rhs,
+                      ArrayRef<unsigned> rhsDims,
+                      ArrayRef<OpFoldResult> outSizes) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<IteratorType> iterators(5, IteratorType::parallel);
+  iterators.push_back(IteratorType::reduction);
+  auto type = RankedTensorType::get(staticShape(outSizes), b.getF32Type());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{lhs, rhs},
+             ValueRange{filled(b, loc, outSizes, f32Const(b, loc, 0.0f))},
+             ArrayRef<AffineMap>{mapOf(ctx, 6, lhsDims),
+                                 mapOf(ctx, 6, rhsDims),
+                                 mapOf(ctx, 6, {kB, kH, kG, kI, kJ})},
+             iterators, emitMulAdd)
+      .getResult(0);
+}
+
+/// scores[b, h, g, i, j] = sum_r q[b, h, g, i, r] * k[b, h, j, r].
+Value emitScores(OpBuilder &b, Location loc, Value groupedQ, Value k,
+                 const GroupedShapes &shapes) {
+  return emitContraction(b, loc, groupedQ, {kB, kH, kG, kI, kR}, k,
+                         {kB, kH, kJ, kR}, shapes.scores);
+}
+
+/// out[b, h, g, i, e] = sum_j p[b, h, g, i, j] * v[b, h, j, e] (the PV loops
+/// are (b, h, g, i, e, j)).
+Value emitWeightedValues(OpBuilder &b, Location loc, Value probs, Value v,
+                         const GroupedShapes &shapes) {
+  return emitContraction(b, loc, probs, {kB, kH, kG, kI, kR}, v,
+                         {kB, kH, kR, kJ}, shapes.out);
+}
+
+/// The masked logits `scores * scale + alibi(q_pos, k_pos)`, -inf where
+/// `causal` and k_pos > q_pos. Positions come from the operands or from the
+/// indices (query index + `qShift` when given).
+Value emitLogits(OpBuilder &b, Location loc, AttentionOp op, Value scores,
+                 Value groupedSlopes, Value qShift,
+                 const GroupedShapes &shapes) {
+  MLIRContext *ctx = b.getContext();
+  auto scoreType = cast<RankedTensorType>(scores.getType());
+  SmallVector<Value> inputs{scores};
+  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(5)};
+  auto addInput = [&](Value value, AffineMap map) -> int {
+    if (!value)
+      return -1;
+    inputs.push_back(value);
+    maps.push_back(map);
+    return inputs.size() - 1;
+  };
+  auto positionMap = [&](Value positions, unsigned token) {
+    if (cast<RankedTensorType>(positions.getType()).getRank() == 2)
+      return mapOf(ctx, 5, {kB, token});
+    return mapOf(ctx, 5, {token});
+  };
+  Value qPositions = op.getQPositions(), kPositions = op.getKPositions();
+  int slopeArg = addInput(groupedSlopes, mapOf(ctx, 5, {kH, kG}));
+  int qArg = addInput(qPositions,
+                      qPositions ? positionMap(qPositions, kI) : AffineMap());
+  int kArg = addInput(kPositions,
+                      kPositions ? positionMap(kPositions, kJ) : AffineMap());
+  maps.push_back(b.getMultiDimIdentityMap(5));
+
+  Value scale = f32Const(b, loc, static_cast<float>(op.getScaleOrDefault()));
+  Value qShift64 = qShift ? toI64(b, loc, qShift) : Value();
+  bool causal = op.getCausal();
+  AlibiForm form = op.getAlibiForm();
+  auto body = [&](OpBuilder &nb, Location nloc, ValueRange args) {
+    auto position = [&](int arg, unsigned dim) {
+      return toI64(nb, nloc,
+                   arg >= 0 ? args[arg] : linalg::IndexOp::create(nb, nloc, dim));
+    };
+    Value qPos = position(qArg, kI);
+    if (qArg < 0 && qShift64)
+      qPos = arith::AddIOp::create(nb, nloc, qPos, qShift64);
+    Value kPos = position(kArg, kJ);
+    Value logit = arith::MulFOp::create(nb, nloc, args[0], scale);
+    if (slopeArg >= 0)
+      logit = arith::AddFOp::create(
+          nb, nloc, logit,
+          emitAlibiBias(nb, nloc, args[slopeArg], qPos, kPos, form));
+    if (causal) {
+      Value future = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sgt,
+                                           kPos, qPos);
+      logit =
+          arith::SelectOp::create(nb, nloc, future, negInf(nb, nloc), logit);
+    }
+    linalg::YieldOp::create(nb, nloc, logit);
+  };
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{scoreType}, inputs,
+             ValueRange{emptyLike(b, loc, shapes.scores, b.getF32Type())}, maps,
+             parallelIterators(5), body)
+      .getResult(0);
+}
+
+/// Reduces the last dim of `full` into a row tensor initialized to `init`:
+/// `row = combine(full[..., j], row)`.
+Value emitRowReduction(
+    OpBuilder &b, Location loc, Value full, Value init,
+    const GroupedShapes &shapes,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+  iterators.push_back(IteratorType::reduction);
+  auto rowType = RankedTensorType::get(staticShape(shapes.rows), b.getF32Type());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{rowType}, ValueRange{full},
+             ValueRange{filled(b, loc, shapes.rows, init)},
+             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(5),
+                                 mapOf(ctx, 5, {kB, kH, kG, kI})},
+             iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc,
+                                       combine(nb, nloc, args[0], args[1]));
+             })
+      .getResult(0);
+}
+
+/// `result[..., j] = apply(full[..., j], row[...])`, elementwise.
+Value emitRowwise(OpBuilder &b, Location loc, Value full, Value row,
+                  const GroupedShapes &shapes,
+                  function_ref<Value(OpBuilder &, Location, Value, Value)> apply) {
+  MLIRContext *ctx = b.getContext();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{full.getType()}, ValueRange{full, row},
+             ValueRange{emptyLike(b, loc, shapes.scores, b.getF32Type())},
+             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(5),
+                                 mapOf(ctx, 5, {kB, kH, kG, kI}),
+                                 b.getMultiDimIdentityMap(5)},
+             parallelIterators(5),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc,
+                                       apply(nb, nloc, args[0], args[1]));
+             })
+      .getResult(0);
+}
+
+/// Softmax over the key dim. Fully masked rows (max = -inf) give zeros, not
+/// NaN.
+Value emitSoftmax(OpBuilder &b, Location loc, Value logits,
+                  const GroupedShapes &shapes) {
+  Value rowMax = emitRowReduction(
+      b, loc, logits, negInf(b, loc), shapes,
+      [](OpBuilder &nb, Location nloc, Value x, Value acc) -> Value {
+        return arith::MaximumFOp::create(nb, nloc, x, acc);
+      });
+  Value exps = emitRowwise(
+      b, loc, logits, rowMax, shapes,
+      [](OpBuilder &nb, Location nloc, Value x, Value max) -> Value {
+        Value masked = arith::CmpFOp::create(
+            nb, nloc, arith::CmpFPredicate::OEQ, max, negInf(nb, nloc));
+        Value e = math::ExpOp::create(nb, nloc,
+                                      arith::SubFOp::create(nb, nloc, x, max));
+        return arith::SelectOp::create(nb, nloc, masked,
+                                       f32Const(nb, nloc, 0.0f), e);
+      });
+  Value rowSum = emitRowReduction(
+      b, loc, exps, f32Const(b, loc, 0.0f), shapes,
+      [](OpBuilder &nb, Location nloc, Value x, Value acc) -> Value {
+        return arith::AddFOp::create(nb, nloc, x, acc);
+      });
+  return emitRowwise(
+      b, loc, exps, rowSum, shapes,
+      [](OpBuilder &nb, Location nloc, Value e, Value sum) -> Value {
+        Value empty = arith::CmpFOp::create(
+            nb, nloc, arith::CmpFPredicate::OEQ, sum, f32Const(nb, nloc, 0.0f));
+        return arith::SelectOp::create(nb, nloc, empty,
+                                       f32Const(nb, nloc, 0.0f),
+                                       arith::DivFOp::create(nb, nloc, e, sum));
+      });
+}
+
+/// The f32 accumulator [B, Hkv, G, Sq, Dv] cast to `elementType` and viewed
+/// as [B, Hq, Sq, Dv].
+Value emitMergedOutput(OpBuilder &b, Location loc, Value acc,
+                       Type elementType, const GroupedShapes &shapes) {
+  Value init = emptyLike(b, loc, shapes.out, elementType);
+  Value out = linalg::GenericOp::create(
+                  b, loc, TypeRange{init.getType()}, ValueRange{acc},
+                  ValueRange{init},
+                  ArrayRef<AffineMap>{b.getMultiDimIdentityMap(5),
+                                      b.getMultiDimIdentityMap(5)},
+                  parallelIterators(5),
+                  [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                    linalg::YieldOp::create(
+                        nb, nloc, castFloat(nb, nloc, args[0], elementType));
+                  })
+                  .getResult(0);
+  return tensor::CollapseShapeOp::create(b, loc, out,
+                                         ArrayRef<ReassociationIndices>{
+                                             {0}, {1, 2}, {3}, {4}});
 }
 
 struct LowerAttention : OpRewritePattern<AttentionOp> {
@@ -58,15 +314,11 @@ struct LowerAttention : OpRewritePattern<AttentionOp> {
   LogicalResult matchAndRewrite(AttentionOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
-    Type f32 = rewriter.getF32Type();
     Value q = op.getQuery(), k = op.getKey(), v = op.getValue();
     auto qType = cast<RankedTensorType>(q.getType());
     auto kType = cast<RankedTensorType>(k.getType());
-    Type elementType = qType.getElementType();
-    SmallVector<OpFoldResult> qSizes = getSizes(rewriter, loc, q);
-    SmallVector<OpFoldResult> kSizes = getSizes(rewriter, loc, k);
-    SmallVector<OpFoldResult> vSizes = getSizes(rewriter, loc, v);
+    // The verifier requires static head counts; keep the pattern safe for
+    // IR built without verification.
     if (qType.isDynamicDim(1) || kType.isDynamicDim(1))
       return rewriter.notifyMatchFailure(op, "dynamic head counts");
     if (op.getAlibiAttr() && qType.getDimSize(1) > kMaxConstantElements)
@@ -75,10 +327,21 @@ struct LowerAttention : OpRewritePattern<AttentionOp> {
              << kMaxConstantElements
              << " the lowering materializes as a constant; pass alibi "
                 "slopes as a tensor";
-    int64_t group = qType.getDimSize(1) / kType.getDimSize(1);
-    Value qPositions = op.getQPositions(), kPositions = op.getKPositions();
+    int64_t kvHeads = kType.getDimSize(1);
+    int64_t group = qType.getDimSize(1) / kvHeads;
+
+    SmallVector<OpFoldResult> qSizes = getSizes(rewriter, loc, q);
+    SmallVector<OpFoldResult> kSizes = getSizes(rewriter, loc, k);
+    SmallVector<OpFoldResult> vSizes = getSizes(rewriter, loc, v);
+    OpFoldResult hkv = rewriter.getIndexAttr(kvHeads),
+                 g = rewriter.getIndexAttr(group);
+    GroupedShapes shapes;
+    shapes.rows = {qSizes[0], hkv, g, qSizes[2]};
+    shapes.scores = {qSizes[0], hkv, g, qSizes[2], kSizes[2]};
+    shapes.out = {qSizes[0], hkv, g, qSizes[2], vSizes[3]};
 
     // Default query positions: i + Sk - Sq (bottom_right) or i (top_left).
+    Value qPositions = op.getQPositions(), kPositions = op.getKPositions();
     Value qShift;
     if (!qPositions && op.getAlignment() == Alignment::bottom_right) {
       Value sq = getValueOrCreateConstantIndexOp(rewriter, loc, qSizes[2]);
@@ -98,197 +361,22 @@ struct LowerAttention : OpRewritePattern<AttentionOp> {
       k = rotate(k, kPositions, Value());
     }
 
-    // scores[b, h, i, j] = sum_d q[b, h, i, d] * k[b, h / group, j, d].
-    AffineExpr b0 = getAffineDimExpr(0, ctx), h = getAffineDimExpr(1, ctx),
-               i = getAffineDimExpr(2, ctx), j = getAffineDimExpr(3, ctx),
-               r = getAffineDimExpr(4, ctx);
-    AffineExpr kvHead = h.floorDiv(group);
-    SmallVector<OpFoldResult> scoreSizes{qSizes[0], qSizes[1], qSizes[2],
-                                         kSizes[2]};
-    Value zero = f32Const(rewriter, loc, 0.0f);
-    auto mulAdd = [&](OpBuilder &b, Location nloc, ValueRange args) {
-      Value product =
-          arith::MulFOp::create(b, nloc, castFloat(b, nloc, args[0], f32),
-                                castFloat(b, nloc, args[1], f32));
-      linalg::YieldOp::create(
-          b, nloc,
-          ValueRange{arith::AddFOp::create(b, nloc, args[2], product)});
-    };
-    SmallVector<IteratorType> contractIters{
-        IteratorType::parallel, IteratorType::parallel, IteratorType::parallel,
-        IteratorType::parallel, IteratorType::reduction};
-    Value scores = linalg::GenericOp::create(
-                       rewriter, loc,
-                       TypeRange{RankedTensorType::get(
-                           {qType.getDimSize(0), qType.getDimSize(1),
-                            qType.getDimSize(2), kType.getDimSize(2)},
-                           f32)},
-                       ValueRange{q, k},
-                       ValueRange{filled(rewriter, loc, scoreSizes, zero)},
-                       ArrayRef<AffineMap>{mapOf(ctx, 5, {b0, h, i, r}),
-                                           mapOf(ctx, 5, {b0, kvHead, j, r}),
-                                           mapOf(ctx, 5, {b0, h, i, j})},
-                       contractIters, mulAdd)
-                       .getResult(0);
-    auto scoreType = cast<RankedTensorType>(scores.getType());
-
-    // logits = scores * scale + alibi, masked where k_pos > q_pos.
-    SmallVector<Value> inputs{scores};
-    SmallVector<AffineMap> maps{rewriter.getMultiDimIdentityMap(4)};
     Value slopes = op.getAlibiSlopes();
     if (AlibiSlopesAttr alibi = op.getAlibiAttr())
       slopes = emitAlibiSlopes(rewriter, loc, alibi, qType.getDimSize(1));
-    auto positionMap = [&](Value positions, AffineExpr token) {
-      if (cast<RankedTensorType>(positions.getType()).getRank() == 2)
-        return mapOf(ctx, 4, {b0, token});
-      return mapOf(ctx, 4, {token});
-    };
-    int slopeArg = -1, qArg = -1, kArg = -1;
-    if (slopes) {
-      slopeArg = inputs.size();
-      inputs.push_back(slopes);
-      maps.push_back(mapOf(ctx, 4, {h}));
-    }
-    if (qPositions) {
-      qArg = inputs.size();
-      inputs.push_back(qPositions);
-      maps.push_back(positionMap(qPositions, i));
-    }
-    if (kPositions) {
-      kArg = inputs.size();
-      inputs.push_back(kPositions);
-      maps.push_back(positionMap(kPositions, j));
-    }
-    maps.push_back(rewriter.getMultiDimIdentityMap(4));
-    Value scale =
-        f32Const(rewriter, loc, static_cast<float>(op.getScaleOrDefault()));
-    Value qShift64 = qShift ? toI64(rewriter, loc, qShift) : Value();
-    bool causal = op.getCausal();
-    AlibiForm form = op.getAlibiForm();
+    if (slopes)
+      slopes = splitSlopes(rewriter, loc, slopes, kvHeads, group);
+
+    Value scores = emitScores(
+        rewriter, loc, splitHeads(rewriter, loc, q, kvHeads, group), k, shapes);
     Value logits =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{scoreType}, inputs,
-            ValueRange{emptyLike(rewriter, loc, scoreSizes, f32)}, maps,
-            parallelIterators(4),
-            [&](OpBuilder &b, Location nloc, ValueRange args) {
-              Value qPos =
-                  qArg >= 0
-                      ? toI64(b, nloc, args[qArg])
-                      : toI64(b, nloc, linalg::IndexOp::create(b, nloc, 2));
-              if (qArg < 0 && qShift64)
-                qPos = arith::AddIOp::create(b, nloc, qPos, qShift64);
-              Value kPos =
-                  kArg >= 0
-                      ? toI64(b, nloc, args[kArg])
-                      : toI64(b, nloc, linalg::IndexOp::create(b, nloc, 3));
-              Value logit = arith::MulFOp::create(b, nloc, args[0], scale);
-              if (slopeArg >= 0)
-                logit = arith::AddFOp::create(
-                    b, nloc, logit,
-                    emitAlibiBias(b, nloc, args[slopeArg], qPos, kPos, form));
-              if (causal) {
-                Value future = arith::CmpIOp::create(
-                    b, nloc, arith::CmpIPredicate::sgt, kPos, qPos);
-                logit = arith::SelectOp::create(b, nloc, future,
-                                                negInf(b, nloc), logit);
-              }
-              linalg::YieldOp::create(b, nloc, logit);
-            })
-            .getResult(0);
-
-    // Softmax over j. Fully masked rows produce zeros, not NaN.
-    SmallVector<OpFoldResult> rowSizes{qSizes[0], qSizes[1], qSizes[2]};
-    auto rowType = RankedTensorType::get(
-        {qType.getDimSize(0), qType.getDimSize(1), qType.getDimSize(2)}, f32);
-    AffineMap full = rewriter.getMultiDimIdentityMap(4);
-    AffineMap row = mapOf(ctx, 4, {b0, h, i});
-    SmallVector<IteratorType> rowReduce{
-        IteratorType::parallel, IteratorType::parallel, IteratorType::parallel,
-        IteratorType::reduction};
-    Value rowMax =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{rowType}, ValueRange{logits},
-            ValueRange{filled(rewriter, loc, rowSizes, negInf(rewriter, loc))},
-            ArrayRef<AffineMap>{full, row}, rowReduce,
-            [&](OpBuilder &b, Location nloc, ValueRange args) {
-              linalg::YieldOp::create(b, nloc,
-                                      ValueRange{arith::MaximumFOp::create(
-                                          b, nloc, args[0], args[1])});
-            })
-            .getResult(0);
-    Value exps =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{scoreType}, ValueRange{logits, rowMax},
-            ValueRange{emptyLike(rewriter, loc, scoreSizes, f32)},
-            ArrayRef<AffineMap>{full, row, full}, parallelIterators(4),
-            [&](OpBuilder &b, Location nloc, ValueRange args) {
-              Value masked = arith::CmpFOp::create(
-                  b, nloc, arith::CmpFPredicate::OEQ, args[1], negInf(b, nloc));
-              Value e = math::ExpOp::create(
-                  b, nloc, arith::SubFOp::create(b, nloc, args[0], args[1]));
-              linalg::YieldOp::create(
-                  b, nloc,
-                  ValueRange{arith::SelectOp::create(
-                      b, nloc, masked, f32Const(b, nloc, 0.0f), e)});
-            })
-            .getResult(0);
-    Value rowSum =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{rowType}, ValueRange{exps},
-            ValueRange{filled(rewriter, loc, rowSizes, zero)},
-            ArrayRef<AffineMap>{full, row}, rowReduce,
-            [&](OpBuilder &b, Location nloc, ValueRange args) {
-              linalg::YieldOp::create(
-                  b, nloc,
-                  ValueRange{arith::AddFOp::create(b, nloc, args[0], args[1])});
-            })
-            .getResult(0);
-    Value probs =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{scoreType}, ValueRange{exps, rowSum},
-            ValueRange{emptyLike(rewriter, loc, scoreSizes, f32)},
-            ArrayRef<AffineMap>{full, row, full}, parallelIterators(4),
-            [&](OpBuilder &b, Location nloc, ValueRange args) {
-              Value empty =
-                  arith::CmpFOp::create(b, nloc, arith::CmpFPredicate::OEQ,
-                                        args[1], f32Const(b, nloc, 0.0f));
-              Value p = arith::DivFOp::create(b, nloc, args[0], args[1]);
-              linalg::YieldOp::create(
-                  b, nloc,
-                  ValueRange{arith::SelectOp::create(
-                      b, nloc, empty, f32Const(b, nloc, 0.0f), p)});
-            })
-            .getResult(0);
-
-    // out[b, h, i, e] = sum_j p[b, h, i, j] * v[b, h / group, j, e].
-    AffineExpr e = getAffineDimExpr(3, ctx), jr = getAffineDimExpr(4, ctx);
-    SmallVector<OpFoldResult> outSizes{qSizes[0], qSizes[1], qSizes[2],
-                                       vSizes[3]};
-    auto accType = RankedTensorType::get(
-        {qType.getDimSize(0), qType.getDimSize(1), qType.getDimSize(2),
-         cast<RankedTensorType>(v.getType()).getDimSize(3)},
-        f32);
-    Value acc = linalg::GenericOp::create(
-                    rewriter, loc, TypeRange{accType}, ValueRange{probs, v},
-                    ValueRange{filled(rewriter, loc, outSizes, zero)},
-                    ArrayRef<AffineMap>{mapOf(ctx, 5, {b0, h, i, jr}),
-                                        mapOf(ctx, 5, {b0, kvHead, jr, e}),
-                                        mapOf(ctx, 5, {b0, h, i, e})},
-                    contractIters, mulAdd)
-                    .getResult(0);
-    Value outInit = emptyLike(rewriter, loc, outSizes, elementType);
-    Value out = linalg::GenericOp::create(
-                    rewriter, loc, TypeRange{outInit.getType()},
-                    ValueRange{acc}, ValueRange{outInit},
-                    ArrayRef<AffineMap>{full, full}, parallelIterators(4),
-                    [&](OpBuilder &b, Location nloc, ValueRange args) {
-                      linalg::YieldOp::create(
-                          b, nloc, castFloat(b, nloc, args[0], elementType));
-                    })
-                    .getResult(0);
+        emitLogits(rewriter, loc, op, scores, slopes, qShift, shapes);
+    Value probs = emitSoftmax(rewriter, loc, logits, shapes);
+    Value acc = emitWeightedValues(rewriter, loc, probs, v, shapes);
+    Value out =
+        emitMergedOutput(rewriter, loc, acc, qType.getElementType(), shapes);
     // The result type may be more or less static than the operands (e.g.
-    // `-> tensor<2x128x1x?xbf16>` from a static Dv): the generic has the
-    // operands' type, a cast gives the op's.
+    // `-> tensor<2x128x1x?xbf16>` from a static Dv): a cast gives the op's.
     if (out.getType() != op.getResult().getType())
       out =
           tensor::CastOp::create(rewriter, loc, op.getResult().getType(), out);

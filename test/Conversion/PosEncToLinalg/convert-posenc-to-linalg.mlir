@@ -271,20 +271,28 @@ func.func @learned_absolute_offset(%x: tensor<1x?x8xf32>, %t: tensor<64x8xf32>, 
 
 // -----
 
-// Attention: GQA by indexing (kv head = h floordiv 4), causal mask and ALiBi
-// from positions, softmax, PV; RoPE is applied to q and k first.
-// CHECK-DAG: #[[$KMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 floordiv 4, d3, d4)>
-// CHECK-DAG: #[[$VMAP:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 floordiv 4, d4, d3)>
+// Attention: GQA as a [B, Hkv, G, S, D] view of q and the result, so every
+// indexing map is a projected permutation (no floordiv: tiling and hosts can
+// split any dim); causal mask and ALiBi from positions, softmax, PV; RoPE is
+// applied to q and k first.
+// CHECK-DAG: #[[$QMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d5)>
+// CHECK-DAG: #[[$KMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d5)>
+// CHECK-DAG: #[[$SMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4)>
+// CHECK-DAG: #[[$VMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d5, d4)>
+// CHECK-DAG: #[[$SLOPES:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d1, d2)>
 // CHECK-LABEL: func.func @attention
 // CHECK-NOT: posenc.
 // CHECK: math.cos
-// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[$KMAP]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-// CHECK: linalg.generic
+// CHECK: tensor.expand_shape %{{.+}} {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 2, 4, 4, 16] : tensor<1x8x4x16xf32> into tensor<1x2x4x4x16xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[$QMAP]], #[[$KMAP]], #[[$SMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[$SLOPES]], #{{.+}}]
 // CHECK: arith.cmpi sgt
 // CHECK: arith.select
 // CHECK: arith.maximumf
 // CHECK: math.exp
-// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[$VMAP]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK: linalg.generic {indexing_maps = [#[[$QMAP]], #[[$VMAP]], #[[$SMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK: %[[OUT:.+]] = linalg.generic
+// CHECK: tensor.collapse_shape %[[OUT]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x4x4x8xf32> into tensor<1x8x4x8xf32>
 func.func @attention(%q: tensor<1x8x4x16xf32>, %k: tensor<1x2x6x16xf32>, %v: tensor<1x2x6x8xf32>, %f: tensor<8xf32>) -> tensor<1x8x4x8xf32> {
   %o = posenc.attention %q, %k, %v causal rope(<layout = half_split, rotary_dim = 16>, %f : tensor<8xf32>) alibi(<num_heads = 8>) : tensor<1x8x4x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x8xf32> -> tensor<1x8x4x8xf32>
   return %o : tensor<1x8x4x8xf32>
