@@ -183,6 +183,40 @@ def hf_import_llama32(opt, rng, translate):
     check("hf_import_llama32", got, want)
 
 
+def hf_import_gqa(opt, rng, translate, hq, hkv):
+    # GQA imports whose group size G = Hq/Hkv does not divide IREE's head
+    # tiles: posenc's linalg form must be tileable (no semi-affine
+    # `h floordiv G` maps, which IREE's llvm-cpu tiling rejects) and exact.
+    import json
+    import tempfile
+    head_dim, seq = 32, 24
+    config = {"model_type": "llama", "num_attention_heads": hq,
+              "num_key_value_heads": hkv, "hidden_size": hq * head_dim,
+              "head_dim": head_dim, "max_position_embeddings": 4096,
+              "rope_theta": 10000.0}
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(config, f)
+    try:
+        out = subprocess.run([translate, "--import-hf-config", f.name, f"--seq-len={seq}",
+                              "--dtype=f32"], capture_output=True, text=True)
+    finally:
+        os.unlink(f.name)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr)
+    linalg = pi.lower_with_posenc(opt, out.stdout)
+    if "floordiv" in linalg:
+        raise RuntimeError("posenc-to-linalg-pipeline output has a floordiv map")
+    q = rng.standard_normal((1, hq, seq, head_dim)).astype(np.float32)
+    k = rng.standard_normal((1, hkv, seq, head_dim)).astype(np.float32)
+    v = rng.standard_normal((1, hkv, seq, head_dim)).astype(np.float32)
+    pos = (np.arange(seq, dtype=np.int64) + 7)[None, :]
+    (got,) = pi.Module(pi.compile_with_iree(linalg))("attention", q, k, v, pos)
+    inv, af = ref.inv_freq(head_dim, 10000.0)
+    want = ref.attention(q, k, v, causal=True, inv_freq=inv, attention_factor=af,
+                         q_positions=pos, k_positions=pos)
+    check(f"hf_import_gqa_{hq}_{hkv}", got, want)
+
+
 CASES = [rope_llama3_f64, rope_yarn_interleaved_partial, alibi_symmetric,
          alibi_key_linear_shard, attention_rope_gqa_causal, attention_alibi_causal]
 
@@ -195,6 +229,8 @@ def main():
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
     cases = [(c, ()) for c in CASES] + [(hf_import_llama32, (args.posenc_translate,))]
+    cases += [(hf_import_gqa, (args.posenc_translate, hq, hkv))
+              for hq, hkv in ((20, 4), (24, 8), (12, 4))]
     for case, extra in cases:
         try:
             case(args.posenc_opt, rng, *extra)
