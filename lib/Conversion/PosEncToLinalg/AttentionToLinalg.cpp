@@ -86,9 +86,10 @@ Value splitHeads(OpBuilder &b, Location loc, Value x, int64_t kvHeads,
   SmallVector<OpFoldResult> grouped{sizes[0], b.getIndexAttr(kvHeads),
                                     b.getIndexAttr(group), sizes[2], sizes[3]};
   auto type = RankedTensorType::get(
-      staticShape(grouped), cast<RankedTensorType>(x.getType()).getElementType());
-  return tensor::ExpandShapeOp::create(b, loc, type, x,
-                                       {{0}, {1, 2}, {3}, {4}}, grouped);
+      staticShape(grouped),
+      cast<RankedTensorType>(x.getType()).getElementType());
+  return tensor::ExpandShapeOp::create(b, loc, type, x, {{0}, {1, 2}, {3}, {4}},
+                                       grouped);
 }
 
 /// The per-head ALiBi slopes [Hq] as [Hkv, G].
@@ -107,9 +108,8 @@ void emitMulAdd(OpBuilder &b, Location loc, ValueRange args) {
   Type f32 = b.getF32Type();
   Value product = arith::MulFOp::create(b, loc, castFloat(b, loc, args[0], f32),
                                         castFloat(b, loc, args[1], f32));
-  linalg::YieldOp::create(b, loc,
-                          ValueRange{arith::AddFOp::create(b, loc, args[2],
-                                                           product)});
+  linalg::YieldOp::create(
+      b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2], product)});
 }
 
 /// f32 contraction over the last of six loops (b, h, g, i, x, r):
@@ -125,8 +125,7 @@ Value emitContraction(OpBuilder &b, Location loc, Value lhs,
   return linalg::GenericOp::create(
              b, loc, TypeRange{type}, ValueRange{lhs, rhs},
              ValueRange{filled(b, loc, outSizes, f32Const(b, loc, 0.0f))},
-             ArrayRef<AffineMap>{mapOf(ctx, 6, lhsDims),
-                                 mapOf(ctx, 6, rhsDims),
+             ArrayRef<AffineMap>{mapOf(ctx, 6, lhsDims), mapOf(ctx, 6, rhsDims),
                                  mapOf(ctx, 6, {kB, kH, kG, kI, kJ})},
              iterators, emitMulAdd)
       .getResult(0);
@@ -184,7 +183,8 @@ Value emitLogits(OpBuilder &b, Location loc, AttentionOp op, Value scores,
   auto body = [&](OpBuilder &nb, Location nloc, ValueRange args) {
     auto position = [&](int arg, unsigned dim) {
       return toI64(nb, nloc,
-                   arg >= 0 ? args[arg] : linalg::IndexOp::create(nb, nloc, dim));
+                   arg >= 0 ? args[arg]
+                            : linalg::IndexOp::create(nb, nloc, dim));
     };
     Value qPos = position(qArg, kI);
     if (qArg < 0 && qShift64)
@@ -219,7 +219,8 @@ Value emitRowReduction(
   MLIRContext *ctx = b.getContext();
   SmallVector<IteratorType> iterators(4, IteratorType::parallel);
   iterators.push_back(IteratorType::reduction);
-  auto rowType = RankedTensorType::get(staticShape(shapes.rows), b.getF32Type());
+  auto rowType =
+      RankedTensorType::get(staticShape(shapes.rows), b.getF32Type());
   return linalg::GenericOp::create(
              b, loc, TypeRange{rowType}, ValueRange{full},
              ValueRange{filled(b, loc, shapes.rows, init)},
@@ -234,9 +235,10 @@ Value emitRowReduction(
 }
 
 /// `result[..., j] = apply(full[..., j], row[...])`, elementwise.
-Value emitRowwise(OpBuilder &b, Location loc, Value full, Value row,
-                  const GroupedShapes &shapes,
-                  function_ref<Value(OpBuilder &, Location, Value, Value)> apply) {
+Value emitRowwise(
+    OpBuilder &b, Location loc, Value full, Value row,
+    const GroupedShapes &shapes,
+    function_ref<Value(OpBuilder &, Location, Value, Value)> apply) {
   MLIRContext *ctx = b.getContext();
   return linalg::GenericOp::create(
              b, loc, TypeRange{full.getType()}, ValueRange{full, row},
@@ -279,8 +281,8 @@ Value emitSoftmax(OpBuilder &b, Location loc, Value logits,
   return emitRowwise(
       b, loc, exps, rowSum, shapes,
       [](OpBuilder &nb, Location nloc, Value e, Value sum) -> Value {
-        Value empty = arith::CmpFOp::create(
-            nb, nloc, arith::CmpFPredicate::OEQ, sum, f32Const(nb, nloc, 0.0f));
+        Value empty = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
+                                            sum, f32Const(nb, nloc, 0.0f));
         return arith::SelectOp::create(nb, nloc, empty,
                                        f32Const(nb, nloc, 0.0f),
                                        arith::DivFOp::create(nb, nloc, e, sum));
@@ -289,23 +291,22 @@ Value emitSoftmax(OpBuilder &b, Location loc, Value logits,
 
 /// The f32 accumulator [B, Hkv, G, Sq, Dv] cast to `elementType` and viewed
 /// as [B, Hq, Sq, Dv].
-Value emitMergedOutput(OpBuilder &b, Location loc, Value acc,
-                       Type elementType, const GroupedShapes &shapes) {
+Value emitMergedOutput(OpBuilder &b, Location loc, Value acc, Type elementType,
+                       const GroupedShapes &shapes) {
   Value init = emptyLike(b, loc, shapes.out, elementType);
-  Value out = linalg::GenericOp::create(
-                  b, loc, TypeRange{init.getType()}, ValueRange{acc},
-                  ValueRange{init},
-                  ArrayRef<AffineMap>{b.getMultiDimIdentityMap(5),
-                                      b.getMultiDimIdentityMap(5)},
-                  parallelIterators(5),
-                  [&](OpBuilder &nb, Location nloc, ValueRange args) {
-                    linalg::YieldOp::create(
-                        nb, nloc, castFloat(nb, nloc, args[0], elementType));
-                  })
-                  .getResult(0);
-  return tensor::CollapseShapeOp::create(b, loc, out,
-                                         ArrayRef<ReassociationIndices>{
-                                             {0}, {1, 2}, {3}, {4}});
+  Value out =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{init.getType()}, ValueRange{acc}, ValueRange{init},
+          ArrayRef<AffineMap>{b.getMultiDimIdentityMap(5),
+                              b.getMultiDimIdentityMap(5)},
+          parallelIterators(5),
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            linalg::YieldOp::create(nb, nloc,
+                                    castFloat(nb, nloc, args[0], elementType));
+          })
+          .getResult(0);
+  return tensor::CollapseShapeOp::create(
+      b, loc, out, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
 }
 
 struct LowerAttention : OpRewritePattern<AttentionOp> {
