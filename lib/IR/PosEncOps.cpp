@@ -479,6 +479,18 @@ LogicalResult AttentionOp::verify() {
     return emitOpError("query, key, value and result must share one element "
                        "type");
 
+  // The lowering splits the query heads into groups of Hq/Hkv when it is
+  // built: without static head counts it could only fail to legalize.
+  for (auto [name, type] :
+       {std::pair<StringRef, RankedTensorType>{"query", qType},
+        {"key", kType},
+        {"value", vType},
+        {"result", outType}})
+    if (type.isDynamicDim(1))
+      return emitOpError("requires static head counts (the GQA group size "
+                         "Hq/Hkv is resolved at compile time), but the ")
+             << name << " has a dynamic head count: " << type;
+
   ArrayRef<int64_t> q = qType.getShape(), k = kType.getShape(),
                     v = vType.getShape(), out = outType.getShape();
   if (staticMismatch(q[0], k[0]) || staticMismatch(q[0], v[0]) ||
@@ -497,8 +509,7 @@ LogicalResult AttentionOp::verify() {
                        "length");
   if (q[1] == 0 || k[1] == 0)
     return emitOpError("needs at least one query and one key/value head");
-  if (!ShapedType::isDynamic(q[1]) && !ShapedType::isDynamic(k[1]) &&
-      q[1] % k[1] != 0)
+  if (q[1] % k[1] != 0)
     return emitOpError("query heads (")
            << q[1] << ") must be a multiple of key/value heads (" << k[1]
            << ") for GQA";

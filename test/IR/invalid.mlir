@@ -673,3 +673,37 @@ func.func @attention_k_positions(%q: tensor<2x8x16x64xf32>, %p: tensor<3x16xi64>
   %0 = posenc.attention %q, %q, %q k_positions(%p : tensor<3x16xi64>) : tensor<2x8x16x64xf32>, tensor<2x8x16x64xf32>, tensor<2x8x16x64xf32> -> tensor<2x8x16x64xf32>
   return
 }
+
+// -----
+
+// The lowering resolves the GQA group size Hq/Hkv when it is built: a
+// dynamic head count used to verify and then fail to legalize.
+func.func @attention_dynamic_query_heads(%q: tensor<1x?x16x64xf32>, %k: tensor<1x8x16x64xf32>) {
+  // expected-error @+1 {{requires static head counts (the GQA group size Hq/Hkv is resolved at compile time), but the query has a dynamic head count: 'tensor<1x?x16x64xf32>'}}
+  %0 = posenc.attention %q, %k, %k : tensor<1x?x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32> -> tensor<1x?x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_dynamic_key_heads(%q: tensor<1x8x16x64xf32>, %k: tensor<1x?x16x64xf32>, %v: tensor<1x2x16x64xf32>) {
+  // expected-error @+1 {{but the key has a dynamic head count: 'tensor<1x?x16x64xf32>'}}
+  %0 = posenc.attention %q, %k, %v : tensor<1x8x16x64xf32>, tensor<1x?x16x64xf32>, tensor<1x2x16x64xf32> -> tensor<1x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_dynamic_value_heads(%q: tensor<1x8x16x64xf32>, %k: tensor<1x2x16x64xf32>, %v: tensor<1x?x16x64xf32>) {
+  // expected-error @+1 {{but the value has a dynamic head count: 'tensor<1x?x16x64xf32>'}}
+  %0 = posenc.attention %q, %k, %v : tensor<1x8x16x64xf32>, tensor<1x2x16x64xf32>, tensor<1x?x16x64xf32> -> tensor<1x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_dynamic_result_heads(%q: tensor<1x8x16x64xf32>, %k: tensor<1x2x16x64xf32>) {
+  // expected-error @+1 {{but the result has a dynamic head count: 'tensor<1x?x16x64xf32>'}}
+  %0 = posenc.attention %q, %k, %k : tensor<1x8x16x64xf32>, tensor<1x2x16x64xf32>, tensor<1x2x16x64xf32> -> tensor<1x?x16x64xf32>
+  return
+}

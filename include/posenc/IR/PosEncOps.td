@@ -262,7 +262,9 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
   let description = [{
     `q: [B, Hq, Sq, D]`, `k: [B, Hkv, Sk, D]`, `v: [B, Hkv, Sk, Dv]` ->
     `[B, Hq, Sq, Dv]`; query head `h` reads kv head `h / (Hq / Hkv)` (GQA/MQA,
-    `Hq` a multiple of `Hkv`). Sequence lengths may be dynamic.
+    `Hq` a multiple of `Hkv`). Sequence lengths may be dynamic; head counts
+    and head dims must be static (the lowering resolves the GQA group size
+    `Hq / Hkv` when it is built).
 
     ```
     q_pos = q_positions or (i + Sk - Sq | i per `alignment`); k_pos = k_positions or j
