@@ -2,6 +2,7 @@
 
 #include "posenc/IR/PosEncAttrs.h"
 #include "posenc/IR/PosEncDialect.h"
+#include "posenc/IR/PosEncNumerics.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -90,6 +91,22 @@ static LogicalResult checkFinite(EmitErrorFn emitError, StringRef name,
   return success();
 }
 
+/// The attention factor multiplies cos and sin as an f32 (the op's result):
+/// parameters that are valid on their own may still overflow it.
+template <typename T>
+static LogicalResult checkAttentionFactor(EmitErrorFn emitError,
+                                          StringRef scheme, StringRef name,
+                                          T value, double factor) {
+  if (roundsToFinite(factor, llvm::APFloat::IEEEsingle()))
+    return success();
+  InFlightDiagnostic diag = emitError()
+                            << "'" << name << "' (" << value << ") makes the "
+                            << scheme << " attention factor non-finite: ";
+  if (std::isfinite(factor))
+    return diag << factor << ", beyond the range of f32";
+  return diag << (std::isnan(factor) ? "nan" : factor > 0 ? "inf" : "-inf");
+}
+
 /// NTK variants raise to d/(d-2): a rotary dim of 2 has no such exponent.
 static LogicalResult checkNtkRotaryDim(EmitErrorFn emitError, StringRef scheme,
                                        int64_t rotaryDim) {
@@ -169,6 +186,45 @@ LogicalResult YarnAttr::verify(EmitErrorFn emitError, Real factor,
     return emitError() << "'beta_fast' (" << static_cast<double>(betaFast)
                        << ") must be >= 'beta_slow' ("
                        << static_cast<double>(betaSlow) << ")";
+  // The correction dimension of a boundary is d * ln(L / (2 pi beta)) /
+  // (2 ln base): a beta of 1e-320 makes it inf, and the ramp then nan.
+  for (auto [name, beta] : {std::pair<StringRef, double>{"beta_fast", betaFast},
+                            {"beta_slow", betaSlow}}) {
+    double ratio = static_cast<double>(originalMax) /
+                   (beta * 2.0 * 3.14159265358979323846);
+    if (!std::isfinite(std::log(ratio)))
+      return emitError() << "'" << name << "' (" << beta
+                         << ") makes the YaRN correction dimension "
+                            "non-finite (it takes ln(original_max_position_"
+                            "embeddings / (2 pi "
+                         << name << ")))";
+  }
+  // The attention factor: explicit, mscale / mscale_all_dim, or from s.
+  double scale = factorRule == YarnFactorRule::context_ratio
+                     ? static_cast<double>(*maxPositionEmbeddings) /
+                           static_cast<double>(originalMax)
+                     : static_cast<double>(factor);
+  auto toDouble = [](std::optional<Real> v) -> std::optional<double> {
+    if (v)
+      return static_cast<double>(*v);
+    return std::nullopt;
+  };
+  double af =
+      yarnAttentionFactor(scale, toDouble(mscale), toDouble(mscaleAllDim),
+                          toDouble(attentionFactor));
+  if (attentionFactor)
+    return checkAttentionFactor(emitError, "YaRN", "attention_factor",
+                                static_cast<double>(*attentionFactor), af);
+  if (mscale && mscaleAllDim && *mscale != 0.0 && *mscaleAllDim != 0.0) {
+    // Blame the numerator when it overflows, else the (small) denominator.
+    bool blameMscale = !std::isfinite(yarnMscale(scale, *mscale)) ||
+                       std::abs(yarnMscale(scale, *mscaleAllDim)) >= 1.0;
+    return blameMscale
+               ? checkAttentionFactor(emitError, "YaRN", "mscale",
+                                      static_cast<double>(*mscale), af)
+               : checkAttentionFactor(emitError, "YaRN", "mscale_all_dim",
+                                      static_cast<double>(*mscaleAllDim), af);
+  }
   return success();
 }
 bool YarnAttr::needsSeqLen() const { return false; }
@@ -227,7 +283,15 @@ LogicalResult LongRopeAttr::verify(EmitErrorFn emitError,
     return emitError() << "'short_factor' and 'long_factor' must have the "
                           "same length, got "
                        << shortFactor.size() << " and " << longFactor.size();
-  return success();
+  if (attentionFactor)
+    return checkAttentionFactor(emitError, "LongRoPE", "attention_factor",
+                                static_cast<double>(*attentionFactor),
+                                *attentionFactor);
+  // The default divides by ln(original_max_position_embeddings): 1 has none.
+  return checkAttentionFactor(
+      emitError, "LongRoPE", "original_max_position_embeddings", originalMax,
+      longRopeAttentionFactor(static_cast<double>(maxPos),
+                              static_cast<double>(originalMax)));
 }
 bool LongRopeAttr::needsSeqLen() const {
   return getSelect() == LongRopeSelect::hf;

@@ -8,9 +8,14 @@
 
 #include "posenc/IR/PosEncNumerics.h"
 
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::posenc;
@@ -29,6 +34,22 @@ SmallVector<double> mlir::posenc::defaultInvFreq(int64_t rotaryDim,
 
 double mlir::posenc::yarnMscale(double scale, double mscale) {
   return scale <= 1.0 ? 1.0 : 0.1 * mscale * std::log(scale) + 1.0;
+}
+
+double
+mlir::posenc::yarnAttentionFactor(double scale, std::optional<double> mscale,
+                                  std::optional<double> mscaleAllDim,
+                                  std::optional<double> attentionFactor) {
+  if (attentionFactor)
+    return *attentionFactor;
+  if (mscale && mscaleAllDim && *mscale != 0.0 && *mscaleAllDim != 0.0)
+    return yarnMscale(scale, *mscale) / yarnMscale(scale, *mscaleAllDim);
+  return yarnMscale(scale);
+}
+
+double mlir::posenc::longRopeAttentionFactor(double maxPos, double original) {
+  double s = maxPos / original;
+  return s <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(s) / std::log(original));
 }
 
 RopeFrequencies
@@ -144,14 +165,14 @@ void YarnAttr::computeFrequencies(int64_t rotaryDim, double base,
     invFreq.push_back(interp * (1.0 - keep) + extrap * keep);
   }
 
-  std::optional<Real> mscale = getMscale();
-  std::optional<Real> mscaleAllDim = getMscaleAllDim();
-  if (std::optional<Real> explicitFactor = getAttentionFactor())
-    attentionFactor = *explicitFactor;
-  else if (mscale && mscaleAllDim && *mscale != 0.0 && *mscaleAllDim != 0.0)
-    attentionFactor = yarnMscale(s, *mscale) / yarnMscale(s, *mscaleAllDim);
-  else
-    attentionFactor = yarnMscale(s);
+  auto toDouble = [](std::optional<Real> v) -> std::optional<double> {
+    if (v)
+      return static_cast<double>(*v);
+    return std::nullopt;
+  };
+  attentionFactor =
+      yarnAttentionFactor(s, toDouble(getMscale()), toDouble(getMscaleAllDim()),
+                          toDouble(getAttentionFactor()));
 }
 
 // HF `_compute_llama3_parameters` (vLLM: no smoothing when the bands meet).
@@ -178,12 +199,6 @@ void Llama3Attr::computeFrequencies(int64_t rotaryDim, double base,
     }
   }
   attentionFactor = 1.0;
-}
-
-/// LongRoPE's default attention factor from the context ratio.
-static double longRopeAttentionFactor(double maxPos, double original) {
-  double s = maxPos / original;
-  return s <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(s) / std::log(original));
 }
 
 // HF `_compute_longrope_parameters`: per-pair factors divide the frequency.
@@ -215,6 +230,101 @@ void LongRopeAttr::computeFrequencies(int64_t rotaryDim, double base,
     attentionFactor =
         longRopeAttentionFactor(static_cast<double>(getMaxPositionEmbeddings()),
                                 static_cast<double>(original));
+}
+
+//===----------------------------------------------------------------------===//
+// Finiteness of the tables
+//===----------------------------------------------------------------------===//
+
+bool mlir::posenc::roundsToFinite(double value,
+                                  const llvm::fltSemantics &semantics) {
+  APFloat rounded(value);
+  bool losesInfo;
+  rounded.convert(semantics, APFloat::rmNearestTiesToEven, &losesInfo);
+  return rounded.isFinite();
+}
+
+bool mlir::posenc::isFiniteIn(double value, FloatType type) {
+  return roundsToFinite(value, type.getFloatSemantics());
+}
+
+std::string NonFiniteFrequency::describe() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "makes the RoPE frequency table non-finite: inv_freq[" << index
+     << "] = ";
+  if (std::isnan(entry))
+    os << "nan";
+  else if (std::isinf(entry))
+    os << (entry > 0 ? "inf" : "-inf");
+  else
+    os << llvm::format("%g", entry) << ", beyond the range of " << elementType;
+  if (seqLen)
+    os << " at seq_len " << *seqLen;
+  return text;
+}
+
+/// The parameter that scales entry `index` of `scaling`'s table computed for
+/// `seqLen`: LongRoPE's per-pair factor, else the scheme's single factor.
+static std::pair<std::string, double>
+getScalingParameter(RopeScalingAttrInterface scaling, int64_t index,
+                    std::optional<int64_t> seqLen) {
+  if (auto longRope = dyn_cast<LongRopeAttr>(scaling)) {
+    bool useLong = longRope.getSelect() == LongRopeSelect::fixed_long ||
+                   (longRope.getSelect() == LongRopeSelect::hf && seqLen &&
+                    *seqLen > longRope.getOriginalMaxPositionEmbeddings());
+    ArrayRef<Real> factors =
+        useLong ? longRope.getLongFactor() : longRope.getShortFactor();
+    return {
+        (Twine(useLong ? "long_factor[" : "short_factor[") + Twine(index) + "]")
+            .str(),
+        factors[index]};
+  }
+  double factor =
+      llvm::TypeSwitch<Attribute, double>(scaling)
+          .Case<LinearAttr, NtkAttr, DynamicNtkAttr, YarnAttr, Llama3Attr>(
+              [](auto attr) { return static_cast<double>(attr.getFactor()); })
+          .Default([](Attribute) { return 0.0; });
+  return {"factor", factor};
+}
+
+std::optional<NonFiniteFrequency>
+mlir::posenc::findNonFiniteFrequency(RopeScalingAttrInterface scaling,
+                                     int64_t rotaryDim, double base,
+                                     FloatType elementType) {
+  // base^(-2i/d) lies in (0, 1] for base > 1: only scaling can overflow it.
+  if (!scaling)
+    return std::nullopt;
+  SmallVector<std::optional<int64_t>, 2> lengths = {std::nullopt};
+  if (scaling.needsSeqLen()) {
+    if (auto ntk = dyn_cast<DynamicNtkAttr>(scaling)) {
+      // The base ratio s*L/M - (s-1) grows from 1 at L = M; it cancels worst
+      // there (to 0 for s = 1e17) and overflows, harmlessly, at the top.
+      lengths = {ntk.getMaxPositionEmbeddings(),
+                 std::numeric_limits<int64_t>::max()};
+    } else if (auto longRope = dyn_cast<LongRopeAttr>(scaling)) {
+      int64_t original = longRope.getOriginalMaxPositionEmbeddings();
+      lengths = {original};
+      if (original != std::numeric_limits<int64_t>::max())
+        lengths.push_back(original + 1);
+    }
+  }
+  for (std::optional<int64_t> seqLen : lengths) {
+    RopeFrequencies freqs =
+        computeRopeFrequencies(scaling, rotaryDim, base, seqLen);
+    for (auto [index, entry] : llvm::enumerate(freqs.invFreq)) {
+      if (isFiniteIn(entry, elementType))
+        continue;
+      auto [parameter, value] = getScalingParameter(scaling, index, seqLen);
+      return NonFiniteFrequency{parameter,
+                                value,
+                                static_cast<int64_t>(index),
+                                entry,
+                                elementType,
+                                scaling.needsSeqLen() ? seqLen : std::nullopt};
+    }
+  }
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//

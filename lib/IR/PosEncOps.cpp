@@ -167,6 +167,16 @@ LogicalResult RopeFrequenciesOp::verify() {
   if (!needsSeqLen && getSeqLen())
     return emitOpError("seq_len is only meaningful for runtime scaling rules "
                        "(dynamic_ntk rule hf, longrope select hf)");
+  // Parameters valid on their own can still overflow the table (a factor of
+  // 1e-320 divides by almost 0). Larger tables are not computed here: the
+  // lowering rejects all of them but HF dynamic NTK's, built at run time.
+  if (getScalingAttr() && rotaryDim / 2 <= kMaxConstantElements)
+    if (std::optional<NonFiniteFrequency> bad =
+            findNonFiniteFrequency(getScalingAttr(), rotaryDim, base,
+                                   cast<FloatType>(type.getElementType())))
+      return emitOpError("scaling parameter '")
+             << bad->parameter << "' (" << bad->value << ") "
+             << bad->describe();
   return success();
 }
 

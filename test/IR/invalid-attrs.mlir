@@ -65,6 +65,34 @@ func.func @yarn_nan_mscale_all_dim() attributes {s = #posenc.yarn<factor = 4.0, 
 
 // -----
 
+// Finite parameters can still make the f32 attention factor non-finite:
+// 0.1 * mscale_all_dim * ln(16) + 1 = 0 divides by zero.
+// expected-error @+1 {{'mscale_all_dim' (-3.606738e+00) makes the YaRN attention factor non-finite: inf}}
+func.func @yarn_zero_mscale_denominator() attributes {s = #posenc.yarn<factor = 16.0, original_max_position_embeddings = 4096, mscale = 1.0, mscale_all_dim = -3.6067376022224085>} { return }
+
+// -----
+
+// expected-error @+1 {{'mscale' (1.000000e+308) makes the YaRN attention factor non-finite: 1.217511e+307, beyond the range of f32}}
+func.func @yarn_huge_mscale() attributes {s = #posenc.yarn<factor = 4.0, original_max_position_embeddings = 4096, mscale = 1.0e308, mscale_all_dim = 1.0>} { return }
+
+// -----
+
+// expected-error @+1 {{'attention_factor' (1.000000e+39) makes the YaRN attention factor non-finite: 1.000000e+39, beyond the range of f32}}
+func.func @yarn_huge_attention_factor() attributes {s = #posenc.yarn<factor = 4.0, original_max_position_embeddings = 4096, attention_factor = 1.0e39>} { return }
+
+// -----
+
+// ln(original / (2 pi beta_fast)) is inf: the YaRN ramp becomes nan.
+// expected-error @+1 {{'beta_fast' (9.999889e-321) makes the YaRN correction dimension non-finite}}
+func.func @yarn_tiny_beta_fast() attributes {s = #posenc.yarn<factor = 4.0, original_max_position_embeddings = 4096, beta_fast = 1.0e-320, beta_slow = 1.0e-321>} { return }
+
+// -----
+
+// expected-error @+1 {{'beta_slow' (9.881313e-324) makes the YaRN correction dimension non-finite}}
+func.func @yarn_tiny_beta_slow() attributes {s = #posenc.yarn<factor = 4.0, original_max_position_embeddings = 4096, beta_slow = 1.0e-323>} { return }
+
+// -----
+
 // expected-error @+2 {{expected 'true' or 'false'}}
 // expected-error @+1 {{failed to parse PosEnc_YarnAttr parameter 'truncate'}}
 func.func @yarn_bad_bool() attributes {s = #posenc.yarn<factor = 4.0, original_max_position_embeddings = 4096, truncate = 1>} { return }
@@ -114,6 +142,18 @@ func.func @longrope_zero_max() attributes {s = #posenc.longrope<short_factor = [
 
 // expected-error @+1 {{'attention_factor' must be finite and > 0, got -1.000000e+00}}
 func.func @longrope_negative_attention_factor() attributes {s = #posenc.longrope<short_factor = [1.0], long_factor = [1.0], original_max_position_embeddings = 4096, max_position_embeddings = 8192, attention_factor = -1.0>} { return }
+
+
+// -----
+
+// expected-error @+1 {{'attention_factor' (1.000000e+39) makes the LongRoPE attention factor non-finite: 1.000000e+39, beyond the range of f32}}
+func.func @longrope_huge_attention_factor() attributes {s = #posenc.longrope<short_factor = [1.0], long_factor = [1.0], original_max_position_embeddings = 4096, max_position_embeddings = 131072, attention_factor = 1.0e39>} { return }
+
+// -----
+
+// The default attention factor divides by ln(original_max_position_embeddings).
+// expected-error @+1 {{'original_max_position_embeddings' (1) makes the LongRoPE attention factor non-finite: inf}}
+func.func @longrope_original_one() attributes {s = #posenc.longrope<short_factor = [1.0], long_factor = [1.0], original_max_position_embeddings = 1, max_position_embeddings = 131072>} { return }
 
 // -----
 

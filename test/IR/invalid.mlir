@@ -73,6 +73,66 @@ func.func @seq_len_without_scaling(%n: index) {
 // expected-error @+1 {{Invalid attribute `scaling` in property conversion: #posenc.rope<layout = half_split, rotary_dim = 64>}}
 %0:2 = "posenc.rope_frequencies"() <{rotary_dim = 64 : i64, base = 10000.0 : f64, scaling = #posenc.rope<layout = half_split, rotary_dim = 64>}> : () -> (tensor<32xf32>, f32)
 
+// -----
+
+// Parameters that are valid on their own but overflow the table (it used to
+// fold to inf): the fp64 table is checked in the result's element type.
+// inv_freq[0] = 1 / factor.
+// expected-error @+1 {{scaling parameter 'factor' (9.999889e-321) makes the RoPE frequency table non-finite: inv_freq[0] = inf}}
+%0:2 = posenc.rope_frequencies dim 128 base 10000.0 scaling(#posenc.linear<factor = 1.0e-320>) : tensor<64xf32>, f32
+
+// -----
+
+// 1e40 is finite in f64 (see roundtrip.mlir) but not in f32.
+// expected-error @+1 {{scaling parameter 'factor' (1.000000e-40) makes the RoPE frequency table non-finite: inv_freq[0] = 1e+40, beyond the range of f32}}
+%0:2 = posenc.rope_frequencies dim 128 base 10000.0 scaling(#posenc.linear<factor = 1.0e-40>) : tensor<64xf32>, f32
+
+// -----
+
+// base * s^(d/(d-2)) underflows: the ladder climbs instead of falling.
+// expected-error @+1 {{scaling parameter 'factor' (1.000000e-300) makes the RoPE frequency table non-finite: inv_freq[9] = 1.9708e+42, beyond the range of f32}}
+%0:2 = posenc.rope_frequencies dim 128 base 10000.0 scaling(#posenc.ntk<factor = 1.0e-300>) : tensor<64xf32>, f32
+
+// -----
+
+// expected-error @+1 {{scaling parameter 'factor' (1.000000e-300) makes the RoPE frequency table non-finite: inv_freq[8] = 4.86968e+41, beyond the range of f32}}
+%0:2 = posenc.rope_frequencies dim 128 base 10000.0 scaling(#posenc.ntk<factor = 1.0e-300, form = vllm>) : tensor<64xf32>, f32
+
+// -----
+
+// s*L/M - (s-1) cancels to 0 at L = M: base' = 0.
+func.func @dynamic_ntk_huge_factor(%n: index) {
+  // expected-error @+1 {{scaling parameter 'factor' (1.000000e+17) makes the RoPE frequency table non-finite: inv_freq[1] = inf at seq_len 4096}}
+  %0:2 = posenc.rope_frequencies dim 128 base 10000.0 scaling(#posenc.dynamic_ntk<factor = 1.0e17, max_position_embeddings = 4096>) seq_len(%n : index) : tensor<64xf32>, f32
+  return
+}
+
+// -----
+
+// inf * ramp with ramp = 0.
+// expected-error @+1 {{scaling parameter 'factor' (9.999889e-321) makes the RoPE frequency table non-finite: inv_freq[0] = nan}}
+%0:2 = posenc.rope_frequencies dim 128 base 10000.0 scaling(#posenc.yarn<factor = 1.0e-320, original_max_position_embeddings = 4096>) : tensor<64xf32>, f32
+
+// -----
+
+// Only the low-frequency band is divided by the factor.
+// expected-error @+1 {{scaling parameter 'factor' (9.999889e-321) makes the RoPE frequency table non-finite: inv_freq[29] = inf}}
+%0:2 = posenc.rope_frequencies dim 128 base 500000.0 scaling(#posenc.llama3<factor = 1.0e-320, original_max_position_embeddings = 8192>) : tensor<64xf32>, f32
+
+// -----
+
+// The runtime rule selects either list: both are checked.
+func.func @longrope_tiny_long_factor(%n: index) {
+  // expected-error @+1 {{scaling parameter 'long_factor[1]' (9.999889e-321) makes the RoPE frequency table non-finite: inv_freq[1] = inf at seq_len 4097}}
+  %0:2 = posenc.rope_frequencies dim 4 base 10000.0 scaling(#posenc.longrope<short_factor = [1.0, 1.0], long_factor = [1.0, 1.0e-320], original_max_position_embeddings = 4096, max_position_embeddings = 131072>) seq_len(%n : index) : tensor<2xf32>, f32
+  return
+}
+
+// -----
+
+// expected-error @+1 {{scaling parameter 'short_factor[0]' (1.000000e-39) makes the RoPE frequency table non-finite: inv_freq[0] = 1e+39, beyond the range of f32}}
+%0:2 = posenc.rope_frequencies dim 4 base 10000.0 scaling(#posenc.longrope<short_factor = [1.0e-39, 1.0], long_factor = [1.0, 1.0], original_max_position_embeddings = 4096, max_position_embeddings = 131072, select = short>) : tensor<2xf32>, f32
+
 //===----------------------------------------------------------------------===//
 // posenc.rotary
 //===----------------------------------------------------------------------===//

@@ -10,6 +10,9 @@ func.func @frequencies(%n: index, %m: i64) {
   %0:2 = posenc.rope_frequencies dim 128 base 10000.0 : tensor<64xf32>, f32
   // CHECK: posenc.rope_frequencies dim 64 base 1.000000e+04 scaling(#posenc.linear<factor = 4.000000e+00>) : tensor<32xf64>, f32
   %1:2 = posenc.rope_frequencies dim 64 base 10000.0 scaling(#posenc.linear<factor = 4.0>) : tensor<32xf64>, f32
+  // A table finite in f64 only is fine as f64 (invalid.mlir: not as f32).
+  // CHECK: scaling(#posenc.linear<factor = 9.9999999999999992E-41>) : tensor<64xf64>, f32
+  %lin64:2 = posenc.rope_frequencies dim 128 base 10000.0 scaling(#posenc.linear<factor = 1.0e-40>) : tensor<64xf64>, f32
   // CHECK: scaling(#posenc.ntk<factor = 4.000000e+00>)
   %2:2 = posenc.rope_frequencies dim 64 base 10000.0 scaling(#posenc.ntk<factor = 4.0, form = hf>) : tensor<32xf32>, f32
   // CHECK: scaling(#posenc.ntk<factor = 4.000000e+00, form = vllm>)

@@ -14,10 +14,12 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace mlir {
 namespace posenc {
@@ -44,11 +46,52 @@ llvm::SmallVector<double> defaultInvFreq(int64_t rotaryDim, double base);
 /// `0.1 * mscale * ln(scale) + 1`.
 double yarnMscale(double scale, double mscale = 1.0);
 
+/// YaRN's attention factor for scale `s`: `attentionFactor` when given; else
+/// `yarnMscale(s, mscale) / yarnMscale(s, mscaleAllDim)` when both are given
+/// and non-zero; else `yarnMscale(s)`.
+double yarnAttentionFactor(double scale, std::optional<double> mscale,
+                           std::optional<double> mscaleAllDim,
+                           std::optional<double> attentionFactor);
+
+/// LongRoPE's default attention factor: `sqrt(1 + ln(s) / ln(original))` with
+/// `s = maxPos / original`, 1 when `s <= 1`.
+double longRopeAttentionFactor(double maxPos, double original);
+
 /// Frequencies of `scaling` (null: unscaled). `seqLen` is required when the
 /// scheme depends on the runtime length.
 RopeFrequencies computeRopeFrequencies(RopeScalingAttrInterface scaling,
                                        int64_t rotaryDim, double base,
                                        std::optional<int64_t> seqLen);
+
+/// True when `value` rounded once to `semantics` (or `type`) is finite.
+bool roundsToFinite(double value, const llvm::fltSemantics &semantics);
+bool isFiniteIn(double value, FloatType type);
+
+/// A scaling parameter that is valid on its own but makes an entry of the
+/// frequency table non-finite (a factor of 1e-320 divides by almost 0).
+struct NonFiniteFrequency {
+  /// The parameter: `factor`, `short_factor[3]`, `long_factor[0]`.
+  std::string parameter;
+  double value;
+  /// The first non-finite entry, its fp64 value and the element type.
+  int64_t index;
+  double entry;
+  FloatType elementType;
+  /// The runtime sequence length the table was computed for, if it has one.
+  std::optional<int64_t> seqLen;
+
+  /// "makes the RoPE frequency table non-finite: inv_freq[0] = inf".
+  std::string describe() const;
+};
+
+/// Computes the table of `scaling` in fp64 (a runtime scheme at every length
+/// that changes its formula: dynamic NTK at `max_position_embeddings` and
+/// 2^63 - 1, LongRoPE with both factor lists) and returns its first entry
+/// that is not finite once rounded to `elementType`, naming the parameter
+/// responsible. Unscaled tables (`base > 1`) are always finite.
+std::optional<NonFiniteFrequency>
+findNonFiniteFrequency(RopeScalingAttrInterface scaling, int64_t rotaryDim,
+                       double base, FloatType elementType);
 
 /// ALiBi slope of global head `head` out of `numHeads` (Press et al.,
 /// BLOOM, MPT and llama.cpp agree): with `c = 2^floor(log2 n)`,

@@ -13,6 +13,7 @@
 
 #include "posenc/IR/PosEncAttrs.h"
 #include "posenc/IR/PosEncDialect.h"
+#include "posenc/IR/PosEncNumerics.h"
 #include "posenc/IR/PosEncOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -376,6 +377,35 @@ private:
     };
   }
 
+  /// `AttrT::getChecked` for an attribute read from `section`. Its verifier
+  /// names parameters (`'mscale' ...`); those are the section's keys, so the
+  /// error is re-emitted as `'rope_scaling.mscale' ...` like the importer's
+  /// own.
+  template <typename AttrT, typename... Args>
+  AttrT getChecked(const Section &section, Args &&...args) {
+    std::optional<std::string> message;
+    AttrT attr;
+    {
+      ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
+        if (!message)
+          message = diag.str();
+        return success();
+      });
+      attr = AttrT::getChecked([&] { return emitError(loc); }, ctx,
+                               std::forward<Args>(args)...);
+    }
+    if (attr || !message)
+      return attr;
+    StringRef text = *message;
+    if (text.consume_front("'"))
+      emitError(loc) << "'" << section.keyPath(text.take_until([](char c) {
+        return c == '\'';
+      })) << text.drop_until([](char c) { return c == '\''; });
+    else
+      emitError(loc) << "invalid '" << section.path << "': " << text;
+    return attr;
+  }
+
   MLIRContext *ctx;
   const HFImportOptions &opts;
   Location loc;
@@ -638,7 +668,7 @@ LogicalResult Importer::readLinear(const Section &rope) {
   if (failed(requirePositive(rope, "factor", factor)))
     return failure();
   cfg.scalingFactor = factor;
-  cfg.scaling = LinearAttr::getChecked(attrError(rope), ctx, Real(*factor));
+  cfg.scaling = getChecked<LinearAttr>(rope, Real(*factor));
   return success(cfg.scaling != nullptr);
 }
 
@@ -651,8 +681,7 @@ LogicalResult Importer::readNtk(const Section &rope, StringRef typeKey) {
       failed(requireNtkRotaryDim(rope, typeKey)))
     return failure();
   cfg.scalingFactor = factor;
-  cfg.scaling =
-      NtkAttr::getChecked(attrError(rope), ctx, Real(*factor), NtkForm::hf);
+  cfg.scaling = getChecked<NtkAttr>(rope, Real(*factor), NtkForm::hf);
   return success(cfg.scaling != nullptr);
 }
 
@@ -666,8 +695,8 @@ LogicalResult Importer::readDynamic(const Section &rope, StringRef typeKey) {
       failed(requireNtkRotaryDim(rope, typeKey)))
     return failure();
   cfg.scalingFactor = factor;
-  cfg.scaling = DynamicNtkAttr::getChecked(attrError(rope), ctx, Real(*factor),
-                                           *maxPos, DynamicNtkRule::hf);
+  cfg.scaling = getChecked<DynamicNtkAttr>(rope, Real(*factor), *maxPos,
+                                           DynamicNtkRule::hf);
   return success(cfg.scaling != nullptr);
 }
 
@@ -714,9 +743,9 @@ LogicalResult Importer::readYarn(const Section &rope) {
     return Real(*v);
   };
   cfg.scalingFactor = factor;
-  cfg.scaling = YarnAttr::getChecked(
-      attrError(rope), ctx, Real(*factor), *originalMax, Real(fast), Real(slow),
-      truncateRange, real(mscale), real(mscaleAllDim), real(attentionFactor),
+  cfg.scaling = getChecked<YarnAttr>(
+      rope, Real(*factor), *originalMax, Real(fast), Real(slow), truncateRange,
+      real(mscale), real(mscaleAllDim), real(attentionFactor),
       YarnFactorRule::explicit_factor, std::optional<int64_t>());
   return success(cfg.scaling != nullptr);
 }
@@ -735,8 +764,8 @@ LogicalResult Importer::readLlama3(const Section &rope) {
            << rope.keyPath("high_freq_factor") << "' (" << formatNumber(*high)
            << ")";
   cfg.scalingFactor = factor;
-  cfg.scaling = Llama3Attr::getChecked(attrError(rope), ctx, Real(*factor),
-                                       Real(*low), Real(*high), *originalMax);
+  cfg.scaling = getChecked<Llama3Attr>(rope, Real(*factor), Real(*low),
+                                       Real(*high), *originalMax);
   return success(cfg.scaling != nullptr);
 }
 
@@ -790,9 +819,9 @@ LogicalResult Importer::readLongRope(const Section &rope) {
   std::optional<Real> af;
   if (attentionFactor)
     af = Real(*attentionFactor);
-  cfg.scaling = LongRopeAttr::getChecked(
-      attrError(rope), ctx, ArrayRef<Real>(shortReal), ArrayRef<Real>(longReal),
-      *originalMax, *maxPos, af, LongRopeSelect::hf);
+  cfg.scaling = getChecked<LongRopeAttr>(rope, ArrayRef<Real>(shortReal),
+                                         ArrayRef<Real>(longReal), *originalMax,
+                                         *maxPos, af, LongRopeSelect::hf);
   return success(cfg.scaling != nullptr);
 }
 
@@ -925,6 +954,17 @@ LogicalResult Importer::readRope() {
   if (cfg.scaling &&
       failed(cfg.scaling.verifyRotaryDim(attrError(rope), cfg.rotaryDim)))
     return failure();
+  // A factor valid on its own can still overflow the table (1e-320 divides
+  // by almost 0); larger tables are rejected when lowered.
+  if (cfg.scaling && cfg.rotaryDim / 2 <= kMaxConstantElements) {
+    Builder b(ctx);
+    FloatType freqType =
+        opts.f64Frequencies ? FloatType(b.getF64Type()) : b.getF32Type();
+    if (std::optional<NonFiniteFrequency> bad = findNonFiniteFrequency(
+            cfg.scaling, cfg.rotaryDim, cfg.base, freqType))
+      return r.error(rope, bad->parameter)
+             << "(" << formatNumber(bad->value) << ") " << bad->describe();
+  }
   if (deepseek && failed(readDeepseekScale(rope)))
     return failure();
   return success();
