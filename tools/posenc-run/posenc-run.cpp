@@ -115,8 +115,12 @@ static cl::opt<bool>
            cl::desc("Print the module with its entry wrapper and the lowered "
                     "module to stderr"),
            cl::cat(runCategory));
-/// Storage of --threads, which is registered in main (see there).
+/// Storage of --threads, which is registered in main (see there); 0 when
+/// the flag is absent.
 static unsigned threads = 0;
+/// --threads accepts 1 to this many: oversubscribing a machine many times
+/// over is never a useful benchmark, and libomp caps its team size anyway.
+static constexpr unsigned kMaxThreads = 1024;
 static cl::list<std::string>
     sharedLibs("shared-libs", cl::CommaSeparated,
                cl::desc("Extra shared libraries for the JIT"),
@@ -485,7 +489,8 @@ int main(int argc, char **argv) {
     it->second->setArgStr("llvm-threads");
   static cl::opt<unsigned, /*ExternalStorage=*/true> threadsOpt(
       "threads",
-      cl::desc("Set OMP_NUM_THREADS and load libomp (default: unset)"),
+      cl::desc("Set OMP_NUM_THREADS (1 to 1024) and load libomp (default: "
+               "unset)"),
       cl::value_desc("N"), cl::location(threads), cl::cat(runCategory));
   // --help lists posenc-run's own flags; --help-hidden adds LLVM's and
   // MLIR's (--mlir-print-ir-after=PASS, --mlir-timing, ...).
@@ -493,6 +498,14 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "posenc-run: JIT runner and benchmark of a "
                               "function on tensors\n");
+  // 0 would read as "not set" below; an absent flag keeps the default.
+  if (threadsOpt.getNumOccurrences() &&
+      (threads < 1 || threads > kMaxThreads)) {
+    llvm::WithColor::error(llvm::errs(), "posenc-run")
+        << "--threads must be in [1, " << kMaxThreads << "], got " << threads
+        << "\n";
+    return 1;
+  }
 
   // libomp reads OMP_NUM_THREADS when the JIT loads it.
   if (threads > 0)
