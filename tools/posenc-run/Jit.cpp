@@ -7,8 +7,14 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/TargetSelect.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
 
 using namespace mlir;
 using llvm::Error;
@@ -44,6 +50,79 @@ EntryCall::EntryCall(PackedEntryFn fn, llvm::ArrayRef<BufferRef> buffers)
   for (void *&pointer : descriptorPtrs)
     args.push_back(&pointer);
 }
+
+//===----------------------------------------------------------------------===//
+// Checked allocation for the kernel's temporaries
+//===----------------------------------------------------------------------===//
+
+// The lowered code allocates its per-call temporaries (an attention's score
+// matrix, ...) with malloc and never checks the result, so an allocation
+// beyond the available memory was a segfault inside the kernel. The JIT
+// resolves the allocation functions to these, which end the run with one
+// error line and exit status 1 instead. Async-signal-safe enough for a dying
+// process: no allocation on the way out.
+
+[[noreturn]] static void failTemporaryAllocation(uint64_t size) {
+  std::fflush(stdout);
+  char message[128];
+  int length = std::snprintf(message, sizeof(message),
+                             "posenc-run: error: out of memory allocating %llu "
+                             "bytes for a temporary of the kernel\n",
+                             static_cast<unsigned long long>(size));
+  if (length > 0)
+    (void)!::write(STDERR_FILENO, message,
+                   std::min<size_t>(length, sizeof(message) - 1));
+  std::_Exit(1);
+}
+
+static void *checkedMalloc(size_t size) {
+  void *result = std::malloc(size);
+  if (!result && size)
+    failTemporaryAllocation(size);
+  return result;
+}
+
+static void *checkedCalloc(size_t count, size_t size) {
+  void *result = std::calloc(count, size);
+  if (!result && count && size)
+    failTemporaryAllocation(llvm::SaturatingMultiply<uint64_t>(count, size));
+  return result;
+}
+
+static void *checkedRealloc(void *pointer, size_t size) {
+  void *result = std::realloc(pointer, size);
+  if (!result && size)
+    failTemporaryAllocation(size);
+  return result;
+}
+
+static void *checkedAlignedAlloc(size_t alignment, size_t size) {
+  void *result = std::aligned_alloc(alignment, size);
+  if (!result && size)
+    failTemporaryAllocation(size);
+  return result;
+}
+
+/// Definitions in the main JITDylib win over the process's symbols, which the
+/// engine only searches for names still unresolved.
+static llvm::orc::SymbolMap
+getCheckedAllocators(llvm::orc::MangleAndInterner interner) {
+  auto define = [](auto *function) {
+    return llvm::orc::ExecutorSymbolDef(
+        llvm::orc::ExecutorAddr::fromPtr(function),
+        llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+  };
+  llvm::orc::SymbolMap symbols;
+  symbols[interner("malloc")] = define(&checkedMalloc);
+  symbols[interner("calloc")] = define(&checkedCalloc);
+  symbols[interner("realloc")] = define(&checkedRealloc);
+  symbols[interner("aligned_alloc")] = define(&checkedAlignedAlloc);
+  return symbols;
+}
+
+//===----------------------------------------------------------------------===//
+// Compiling
+//===----------------------------------------------------------------------===//
 
 static bool usesOpenMP(ModuleOp module) {
   return module
@@ -144,6 +223,8 @@ Expected<JitEntry> jitCompile(ModuleOp lowered, bool needOpenMP,
   if (!engine)
     return makeError("cannot JIT-compile the lowered module: " +
                      toString(engine.takeError()));
+  // Before anything is materialized (initialize() runs global constructors).
+  (*engine)->registerSymbols(getCheckedAllocators);
   (*engine)->initialize();
 
   std::string name = ("_mlir_ciface_" + kEntryWrapperName).str();
