@@ -3,7 +3,9 @@
 # (scripts/build-sanitizers.sh): posenc-pass-fuzzer runs every registered
 # posenc pass and pipeline on mutated test IR, posenc-hf-config-fuzzer the
 # Hugging Face config.json importer on mutated configs, posenc-npy-fuzzer
-# posenc-run's .npy reader (docs/testing.md).
+# posenc-run's .npy reader (docs/testing.md); then fuzz/semantic_check.py
+# compares posenc-cpu-pipeline with the scalar lowering on the modules the
+# pass fuzzer kept.
 #
 #   scripts/fuzz.sh --ci            bounded run for CI, from the seeds only:
 #                                   pass and hf-config in parallel for
@@ -132,6 +134,26 @@ else
   for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 fi
 echo "fuzz: wall time $(( $(date +%s) - t0 )) s"
+
+# Semantics of what the pass fuzzer kept (fuzz/semantic_check.py): modules
+# that run are compiled by posenc-cpu-pipeline (random options) and by the
+# scalar lowering, on the same inputs, with the release posenc-run; outputs
+# must agree. --ci: the seeds and the CI corpus, bounded; --long: the corpus.
+semantic_run="${POSENC_BUILD_DIR:-build}/bin/posenc-run"
+if [[ " ${targets[*]} " == *" pass "* ]] && [ -x "$semantic_run" ]; then
+  if [ "$mode" = --ci ]; then
+    sem_dirs=("$seeds/pass" "$work/ci-corpus/pass")
+    sem_flags=(--max-files "${POSENC_SEMANTIC_FILES:-200}" --seconds 120)
+  else
+    sem_dirs=("$work/corpus/pass")
+    sem_flags=()
+  fi
+  python3 fuzz/semantic_check.py "$semantic_run" "${sem_dirs[@]}" "${sem_flags[@]}" \
+    >"$work/semantic.log" 2>&1 || status=1
+  grep -E "^REPRO" "$work/semantic.log" | head -20
+  sed -n 's/^\(semantic: .*\)/fuzz: \1/p; s/^\([0-9]* passed, [0-9]* failed\)$/fuzz: semantic: \1/p' \
+    "$work/semantic.log"
+fi
 
 for name in "${targets[@]}"; do
   log="$work/$name.log"

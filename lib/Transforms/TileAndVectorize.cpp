@@ -96,21 +96,35 @@ SmallVector<int64_t> chooseTileSizes(linalg::LinalgOp op, int64_t width) {
 /// x 16 lanes) took minutes. At 2^12 the worst case compiles in ~2 s.
 constexpr int64_t kMaxVectorElements = int64_t(1) << 12;
 
+/// Tiles whose reduction would unroll into more steps than this stay scalar.
+/// Each step is one vector op of the tile's parallel lanes, so a 1-lane
+/// tile (e.g. a row of a block one row high) reducing 4096 elements became
+/// 4096 dependent scalar ops in one basic block, which LLVM's JIT took over a
+/// minute to compile; 16 lanes x 256 steps compiles in about a second.
+constexpr int64_t kMaxReductionSteps = 256;
+
 /// Vector sizes of a tile: the tile sizes, and the full (static) extent of
 /// untiled dims. Empty when a reduction extent is dynamic or zero, or the
-/// vector would exceed kMaxVectorElements.
+/// vector would exceed kMaxVectorElements or kMaxReductionSteps.
 SmallVector<int64_t> vectorSizesOf(linalg::LinalgOp tiled,
                                    ArrayRef<int64_t> tileSizes) {
   SmallVector<int64_t> ranges = tiled.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = tiled.getIteratorTypesArray();
   SmallVector<int64_t> sizes;
-  int64_t elements = 1;
-  for (auto [range, tile] : llvm::zip_equal(ranges, tileSizes)) {
+  int64_t elements = 1, steps = 1;
+  for (auto [range, tile, iterator] :
+       llvm::zip_equal(ranges, tileSizes, iterators)) {
     int64_t size = tile != 0 ? tile : range;
     // Dynamic reductions and empty extents (no vector type) stay scalar.
     if (ShapedType::isDynamic(size) || size == 0)
       return {};
     if (size > kMaxVectorElements / elements)
       return {};
+    if (iterator == utils::IteratorType::reduction) {
+      if (size > kMaxReductionSteps / steps)
+        return {};
+      steps *= size;
+    }
     elements *= size;
     sizes.push_back(size);
   }

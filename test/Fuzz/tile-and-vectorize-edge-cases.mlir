@@ -110,3 +110,33 @@ func.func @lanes_times_reduction_at_cap(%in: tensor<64x256xf32>, %init: tensor<6
   } -> tensor<64xf32>
   return %r : tensor<64xf32>
 }
+
+// -----
+
+// One row high (blocks of a few elements, or a [1, N] op): 1 lane x 4096
+// reduction elements is within the element cap, but would unroll into 4096
+// dependent scalar ops in one block, which LLVM's JIT took over a minute to
+// compile (found by fuzz/semantic_check.py through posenc-cpu-pipeline with
+// block-elements=1000). Reductions unroll at most 256 steps.
+// CHECK-LABEL: func.func @one_row_long_reduction
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @one_row_reduction_at_cap
+// CHECK: vector.multi_reduction <maximumf>, %{{.+}}, %{{.+}} [1] : vector<1x256xf32> to vector<1xf32>
+func.func @one_row_long_reduction(%in: tensor<1x4096xf32>, %init: tensor<1xf32>) -> tensor<1xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%in : tensor<1x4096xf32>) outs(%init : tensor<1xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.maximumf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1xf32>
+  return %r : tensor<1xf32>
+}
+
+func.func @one_row_reduction_at_cap(%in: tensor<1x256xf32>, %init: tensor<1xf32>) -> tensor<1xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%in : tensor<1x256xf32>) outs(%init : tensor<1xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.maximumf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<1xf32>
+  return %r : tensor<1xf32>
+}

@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Semantic check of the pass fuzzer's corpus: compiled code vs a scalar
+lowering of the same module.
+
+The pass fuzzer (PassFuzzer.cpp) finds crashes and IR that stops verifying;
+it cannot see a pass that succeeds and computes the wrong thing. This step
+takes the modules it kept (each corpus file is a selector byte + MLIR text),
+and for every one whose entry function posenc-run can run (statically
+shaped tensors), runs it twice on the same seeded random inputs:
+
+  * posenc-cpu-pipeline with options drawn per module (vector width, block
+    size down to a few elements so modules split into many blocks and
+    remainder tiles, OpenMP on or off, 1 or 2 threads);
+  * the scalar reference lowering documented in docs/posenc-run.md
+    (convert-posenc-to-linalg, bufferize, convert-linalg-to-loops, LLVM):
+    no tiling, fusion, vectorization, approximation or threads.
+
+Outcomes per module: the scalar lowering fails (not runnable: dynamic
+shapes, no tensors, IR only the optimized pipeline handles) -> skipped;
+both run -> every output must agree; only the optimized pipeline fails ->
+a mismatch (a crash, a runtime error such as a table bounds check on one
+side only, or a compile failure on IR the scalar lowering accepts).
+
+Tolerance: the pipelines differ by polynomial vs libm sin/cos (~2e-7
+absolute on reduced angles), reassociated vector reductions and fused
+multiply-adds, so floats agree to |a - b| <= 1e-4 * max(1, |ref|) (loose
+enough for sums of a few thousand terms of size ~1, tight enough that a
+wrong row, head or tile is off by O(1)); NaN and +-inf must match exactly;
+integer outputs exactly.
+
+Usage: semantic_check.py POSENC_RUN CORPUS_DIR... [--max-files N]
+       [--seconds S] [--seed S] [-v]
+Prints one REPRO line per mismatch and ends with "N passed, N failed"
+(passed = modules that ran on both sides and agreed).
+"""
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+REFERENCE_PIPELINE = (
+    "inline, convert-posenc-to-linalg, eliminate-empty-tensors, "
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map}, canonicalize, "
+    "buffer-deallocation-pipeline, convert-bufferization-to-memref, "
+    "convert-linalg-to-loops, convert-scf-to-cf, expand-strided-metadata, "
+    "lower-affine, convert-math-to-llvm, convert-math-to-libm, convert-to-llvm, "
+    "reconcile-unrealized-casts")
+
+TIMEOUT_S = 30
+
+
+def draw_options(rng):
+    """posenc-cpu-pipeline options and thread count for one module."""
+    width = rng.choice([1, 4, 8, 16, 32])
+    blocks = rng.choice([7, 64, 1000, 262144])
+    openmp = rng.choice(["true", "false"])
+    threads = rng.choice([1, 2]) if openmp == "true" else 1
+    pipeline = (f"posenc-cpu-pipeline{{vector-width={width} "
+                f"block-elements={blocks} openmp={openmp}}}")
+    return pipeline, threads
+
+
+def entry_of(text):
+    """The first public function of the module (posenc-run's --entry)."""
+    m = re.search(rb"func\.func @([\w$.]+)\s*\(", text)
+    return m.group(1).decode() if m else None
+
+
+def run(posenc_run, module_path, entry, pipeline, threads, seed, outdir):
+    """Runs posenc-run once; returns (ok, outputs or error text)."""
+    cmd = [posenc_run, module_path, f"--entry={entry}", "--iterations=1", "--warmup=0",
+           f"--seed={seed}", f"--pipeline={pipeline}", f"--outputs-dir={outdir}",
+           f"--threads={threads}"]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return False, "timeout"
+    if out.returncode != 0:
+        return False, (out.stderr.strip().splitlines() or [f"exit {out.returncode}"])[-1]
+    results, i = [], 0
+    while os.path.exists(os.path.join(outdir, f"out{i}.npy")):
+        results.append(np.load(os.path.join(outdir, f"out{i}.npy")))
+        i += 1
+    return True, results
+
+
+def compare(got, want):
+    """None when the outputs agree, else a one-line description."""
+    if len(got) != len(want):
+        return f"{len(got)} outputs vs {len(want)}"
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g.shape != w.shape or g.dtype != w.dtype:
+            return f"output {i}: {g.dtype}{g.shape} vs {w.dtype}{w.shape}"
+        if w.dtype == np.uint16:  # bf16 bits (posenc-run's .npy form)
+            g64, w64 = (x.astype(np.uint32) << 16 for x in (g, w))
+            g64, w64 = g64.view(np.float32).astype(np.float64), w64.view(np.float32).astype(np.float64)
+        elif w.dtype.kind in "iub":
+            if not np.array_equal(g, w):
+                return f"output {i}: integers differ at {int(np.sum(g != w))} elements"
+            continue
+        else:
+            g64, w64 = g.astype(np.float64), w.astype(np.float64)
+        finite = np.isfinite(w64)
+        same_special = np.array_equal(np.isnan(g64), np.isnan(w64)) and np.array_equal(
+            g64[np.isinf(w64)], w64[np.isinf(w64)])
+        if not same_special:
+            return f"output {i}: NaN/inf positions differ"
+        err = np.abs(g64[finite] - w64[finite])
+        tol = 1e-4 * np.maximum(1.0, np.abs(w64[finite]))
+        if err.size and np.any(err > tol):
+            return f"output {i}: max err {err.max():.3g} (tol 1e-4 * max(1, |ref|))"
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("posenc_run")
+    ap.add_argument("corpus", nargs="+")
+    ap.add_argument("--max-files", type=int, default=0, help="0: all")
+    ap.add_argument("--seconds", type=float, default=0, help="0: no limit")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("-v", action="store_true")
+    args = ap.parse_args()
+
+    files = sorted(os.path.join(d, f) for d in args.corpus if os.path.isdir(d)
+                   for f in os.listdir(d))
+    rng = random.Random(args.seed)
+    rng.shuffle(files)
+    if args.max_files:
+        files = files[:args.max_files]
+    counts = {"passed": 0, "failed": 0, "skipped": 0}
+    start = time.time()
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, path in enumerate(files):
+            if args.seconds and time.time() - start > args.seconds:
+                break
+            with open(path, "rb") as f:
+                data = f.read()[1:]  # the selector byte picks a pass, not IR
+            entry = entry_of(data)
+            if entry is None:
+                counts["skipped"] += 1
+                continue
+            module = os.path.join(tmp, "module.mlir")
+            with open(module, "wb") as f:
+                f.write(data)
+            pipeline, threads = draw_options(rng)
+            seed = rng.randrange(1 << 20)
+            outs = []
+            for side, (pl, th) in enumerate(((pipeline, threads), (REFERENCE_PIPELINE, 1))):
+                outdir = os.path.join(tmp, f"out{n}-{side}")
+                os.mkdir(outdir)
+                outs.append(run(args.posenc_run, module, entry, pl, th, seed, outdir))
+            (ok_cpu, cpu), (ok_ref, ref) = outs
+            if not ok_ref:
+                # Nothing to compare with: not runnable at all, or IR only the
+                # optimized pipeline handles (e.g. a collapse_shape into a
+                # destination, which needs posenc-expand-destinations).
+                counts["skipped"] += 1
+                if args.v:
+                    print(f"skip {os.path.basename(path)}: {ref}")
+                continue
+            if ok_cpu:
+                problem = compare(cpu, ref)
+            else:
+                problem = f"posenc-cpu-pipeline failed, the scalar lowering ran: {cpu}"
+            if problem is None:
+                counts["passed"] += 1
+                if args.v:
+                    print(f"ok   {os.path.basename(path)}")
+                continue
+            counts["failed"] += 1
+            print(f"REPRO: tail -c +2 {path} > m.mlir && posenc-run m.mlir --entry={entry} --seed={seed} "
+                  f"--threads={threads} --pipeline='{pipeline}'  "
+                  f"# vs --pipeline='{REFERENCE_PIPELINE}': {problem}")
+    print(f"semantic: {len(files)} corpus files, {counts['skipped']} not runnable, "
+          f"{time.time() - start:.0f} s")
+    print(f"{counts['passed']} passed, {counts['failed']} failed")
+    return 1 if counts["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
