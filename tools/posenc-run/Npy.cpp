@@ -266,37 +266,109 @@ Expected<NpyHeader> parseNpyHeader(StringRef file) {
   return header;
 }
 
-Expected<NpyArray> readNpy(StringRef path) {
-  auto prefixed = [&](Error err) {
-    return makeError(path + ": " + toString(std::move(err)));
+/// Reads into `out` until it is full or the file ends; returns the count.
+static Expected<size_t> readFully(int file, MutableArrayRef<char> out) {
+  size_t done = 0;
+  while (done < out.size()) {
+    Expected<size_t> read = sys::fs::readNativeFile(file, out.drop_front(done));
+    if (!read)
+      return read.takeError();
+    if (*read == 0)
+      break;
+    done += *read;
+  }
+  return done;
+}
+
+Expected<NpyReader> NpyReader::open(StringRef path) {
+  auto cannotRead = [&](const Twine &reason) {
+    return makeError("cannot read '" + path + "': " + reason);
   };
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-      MemoryBuffer::getFile(path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return makeError("cannot read '" + path +
-                     "': " + buffer.getError().message());
-  StringRef file = (*buffer)->getBuffer();
-  Expected<NpyHeader> header = parseNpyHeader(file);
+  Expected<sys::fs::file_t> opened = sys::fs::openNativeFileForRead(path);
+  if (!opened)
+    return cannotRead(toString(opened.takeError()));
+  NpyReader reader;
+  reader.path = path.str();
+  reader.file = *opened;
+  sys::fs::file_status status;
+  if (std::error_code ec = sys::fs::status(reader.file, status))
+    return cannotRead(ec.message());
+  if (status.type() == sys::fs::file_type::directory_file)
+    return cannotRead(
+        std::make_error_code(std::errc::is_a_directory).message());
+
+  // The header ends within the longest preamble plus the largest header.
+  std::string head(kMagic.size() + 2 + 4 + kNpyMaxHeaderSize, '\0');
+  Expected<size_t> read = readFully(reader.file, head);
+  if (!read)
+    return cannotRead(toString(read.takeError()));
+  reader.headReachedEnd = *read < head.size();
+  head.resize(*read);
+  Expected<NpyHeader> header = parseNpyHeader(head);
   if (!header)
-    return prefixed(header.takeError());
+    return makeError(path + ": " + toString(header.takeError()));
   Expected<uint64_t> bytes =
       getCheckedByteSize(header->shape, header->elementSize);
   if (!bytes)
-    return prefixed(bytes.takeError());
-  uint64_t available = file.size() - header->dataOffset;
-  if (available != *bytes)
-    return makeError(path + ": " +
-                     (available < *bytes ? "truncated data" : "extra data") +
-                     ": shape " + formatNpyShape(header->shape) + " of '" +
-                     header->descr + "' needs " + Twine(*bytes) +
-                     " bytes, the file has " + Twine(available));
+    return makeError(path + ": " + toString(bytes.takeError()));
+  reader.header = std::move(*header);
+  reader.dataSize = *bytes;
+  reader.prefetched = head.substr(reader.header.dataOffset);
+  // A regular file's size is known: compare before any data is read.
+  if (status.type() == sys::fs::file_type::regular_file &&
+      status.getSize() - reader.header.dataOffset != reader.dataSize) {
+    uint64_t available = status.getSize() - reader.header.dataOffset;
+    return reader.dataSizeError(available < reader.dataSize,
+                                std::to_string(available));
+  }
+  return std::move(reader);
+}
 
-  NpyArray array;
-  array.data = ArrayRef<char>(file.data() + header->dataOffset, *bytes);
-  array.header = std::move(*header);
-  array.buffer = std::move(*buffer);
-  return array;
+NpyReader::NpyReader(NpyReader &&other) noexcept
+    : path(std::move(other.path)), file(other.file),
+      header(std::move(other.header)), dataSize(other.dataSize),
+      prefetched(std::move(other.prefetched)),
+      headReachedEnd(other.headReachedEnd) {
+  other.file = -1;
+}
+
+NpyReader::~NpyReader() {
+  if (file >= 0)
+    sys::fs::closeFile(file);
+}
+
+Error NpyReader::dataSizeError(bool truncated, StringRef found) const {
+  return makeError(path + ": " + (truncated ? "truncated data" : "extra data") +
+                   ": shape " + formatNpyShape(header.shape) + " of '" +
+                   header.descr + "' needs " + Twine(dataSize) +
+                   " bytes, the file has " + found);
+}
+
+Error NpyReader::readData(MutableArrayRef<char> out) {
+  assert(out.size() == dataSize && "buffer of the wrong size");
+  if (prefetched.size() > dataSize)
+    return dataSizeError(/*truncated=*/false,
+                         headReachedEnd
+                             ? std::to_string(prefetched.size())
+                             : "more than " + std::to_string(dataSize));
+  llvm::copy(prefetched, out.begin());
+  Expected<size_t> read = readFully(file, out.drop_front(prefetched.size()));
+  if (!read)
+    return makeError("cannot read '" + path +
+                     "': " + toString(read.takeError()));
+  uint64_t total = prefetched.size() + *read;
+  if (total < dataSize)
+    return dataSizeError(/*truncated=*/true, std::to_string(total));
+  // The file (it may have grown, or be a pipe) must end here.
+  char extra;
+  Expected<size_t> more = readFully(file, MutableArrayRef<char>(&extra, 1));
+  if (!more)
+    return makeError("cannot read '" + path +
+                     "': " + toString(more.takeError()));
+  if (*more)
+    return dataSizeError(/*truncated=*/false,
+                         "more than " + std::to_string(dataSize));
+  return Error::success();
 }
 
 Error writeNpy(StringRef path, StringRef descr, ArrayRef<int64_t> shape,

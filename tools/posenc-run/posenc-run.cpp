@@ -14,6 +14,7 @@
 #include "Npy.h"
 #include "Pipeline.h"
 #include "TensorData.h"
+#include "ToolSupport.h"
 
 #include "posenc/InitPosEnc.h"
 
@@ -220,24 +221,24 @@ static Expected<HostBuffer> loadInput(const EntrySignature &signature,
   const TensorSpec &spec = signature.inputs[index];
   std::string what = "argument " + std::to_string(index) + " of @" +
                      signature.name + " (" + typeToString(spec.type) + ")";
-  std::optional<NpyArray> array;
+  std::optional<NpyReader> reader;
   if (!path.empty()) {
-    Expected<NpyArray> read = readNpy(path);
-    if (!read)
-      return read.takeError();
+    Expected<NpyReader> opened = NpyReader::open(path);
+    if (!opened)
+      return opened.takeError();
+    const NpyHeader &header = opened->getHeader();
     StringRef expected = getNpyDescr(spec.dtype);
-    if (read->header.descr != expected)
-      return makeError(path + ": dtype '" + read->header.descr +
-                       "' does not match " + what + ", which needs '" +
-                       expected + "'" +
+    if (header.descr != expected)
+      return makeError(path + ": dtype '" + header.descr + "' does not match " +
+                       what + ", which needs '" + expected + "'" +
                        (spec.dtype == DType::BF16
                             ? " (bf16 is stored as raw bits, np.uint16)"
                             : ""));
-    if (ArrayRef<int64_t>(read->header.shape) != spec.type.getShape())
-      return makeError(path + ": shape " + formatNpyShape(read->header.shape) +
+    if (ArrayRef<int64_t>(header.shape) != spec.type.getShape())
+      return makeError(path + ": shape " + formatNpyShape(header.shape) +
                        " does not match " + what + ", which needs " +
                        formatNpyShape(spec.type.getShape()));
-    array = std::move(*read);
+    reader.emplace(std::move(*opened));
   } else if (!isFloat(spec.dtype) &&
              intMax >
                  (spec.dtype == DType::I32 ? (1ull << 31) : (1ull << 63))) {
@@ -247,10 +248,11 @@ static Expected<HostBuffer> loadInput(const EntrySignature &signature,
   Expected<HostBuffer> buffer = HostBuffer::allocate(spec.byteSize);
   if (!buffer)
     return buffer.takeError();
-  if (array)
-    std::memcpy(buffer->data(), array->data.data(), spec.byteSize);
-  else
+  // The header matched the argument: read exactly its bytes, in place.
+  if (!reader)
     fillRandom(buffer->bytes(), spec.dtype, seed, index, intMax);
+  else if (Error err = reader->readData(buffer->bytes()))
+    return std::move(err);
   return buffer;
 }
 
@@ -413,13 +415,16 @@ static Error run(MLIRContext &context) {
   if (flops.getNumOccurrences() && !(flops > 0))
     return makeError("--flops must be positive");
 
-  std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      openInputFile(inputFilename, &errorMessage);
+  // A regular file is mapped; a pipe or device (/dev/zero) is read up to a
+  // cap instead of until memory runs out.
+  Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+      posenc::tools::readInputFile(
+          inputFilename, posenc::tools::kMaxStreamedMlirBytes,
+          "MLIR input from a pipe or device", /*limitRegularFiles=*/false);
   if (!file)
-    return makeError(errorMessage);
+    return file.takeError();
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)

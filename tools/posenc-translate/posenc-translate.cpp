@@ -11,6 +11,8 @@
 
 #include "posenc/Target/HFConfig.h"
 
+#include "ToolSupport.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
@@ -25,6 +27,9 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 static cl::OptionCategory translateCategory("posenc-translate options");
+
+/// Largest config.json read (the largest real ones are a few KiB).
+static constexpr uint64_t kMaxConfigBytes = uint64_t(64) << 20;
 
 static cl::opt<bool> importHFConfigFlag(
     "import-hf-config",
@@ -140,19 +145,21 @@ int main(int argc, char **argv) {
   opts.sourceName =
       inputFilename == "-" ? std::string("<stdin>") : inputFilename.getValue();
 
-  std::string errorMessage;
-  std::unique_ptr<llvm::MemoryBuffer> input =
-      openInputFile(inputFilename, &errorMessage);
+  // Real configs are a few KiB; a device such as /dev/zero never ends.
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> input =
+      posenc::tools::readInputFile(inputFilename, kMaxConfigBytes,
+                                   "a config.json");
   if (!input)
-    return usageError(errorMessage);
+    return usageError(llvm::toString(input.takeError()));
 
   MLIRContext context;
   ScopedDiagnosticHandler handler(&context, printDiagnostic);
   FailureOr<OwningOpRef<ModuleOp>> module =
-      posenc::importHFConfig(input->getBuffer(), &context, opts);
+      posenc::importHFConfig((*input)->getBuffer(), &context, opts);
   if (failed(module))
     return 1;
 
+  std::string errorMessage;
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &errorMessage);
   if (!output)

@@ -1,0 +1,108 @@
+//===- ToolSupport.cpp - Pieces shared by the posenc tools ----------------===//
+
+#include "ToolSupport.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace mlir::posenc::tools {
+
+namespace {
+/// A heap buffer read from a stream, null-terminated as the MLIR and JSON
+/// parsers expect.
+class StreamBuffer : public MemoryBuffer {
+public:
+  StreamBuffer(SmallVector<char, 0> bytes, StringRef name)
+      : bytes(std::move(bytes)), name(name.str()) {
+    size_t size = this->bytes.size();
+    this->bytes.push_back('\0');
+    init(this->bytes.data(), this->bytes.data() + size,
+         /*RequiresNullTerminator=*/true);
+  }
+  StringRef getBufferIdentifier() const override { return name; }
+  BufferKind getBufferKind() const override { return MemoryBuffer_Malloc; }
+
+private:
+  SmallVector<char, 0> bytes;
+  std::string name;
+};
+} // namespace
+
+static Error makeError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+Expected<std::unique_ptr<MemoryBuffer>> readInputFile(StringRef path,
+                                                      uint64_t maxBytes,
+                                                      StringRef what,
+                                                      bool limitRegularFiles) {
+  bool isStdin = path == "-";
+  std::string name = isStdin ? "<stdin>" : path.str();
+  auto cannotOpen = [&](const Twine &reason) {
+    return makeError("cannot open input file '" + name + "': " + reason);
+  };
+  auto tooLarge = [&] {
+    return makeError("'" + name + "' is larger than " + Twine(maxBytes) +
+                     " bytes, the limit for " + what);
+  };
+
+  sys::fs::file_t file = sys::fs::getStdinHandle();
+  if (!isStdin) {
+    Expected<sys::fs::file_t> opened = sys::fs::openNativeFileForRead(path);
+    if (!opened)
+      return cannotOpen(toString(opened.takeError()));
+    file = *opened;
+  }
+  scope_exit closeFile([&] {
+    if (!isStdin)
+      sys::fs::closeFile(file);
+  });
+  sys::fs::file_status status;
+  if (std::error_code ec = sys::fs::status(file, status))
+    return cannotOpen(ec.message());
+  if (status.type() == sys::fs::file_type::directory_file)
+    return cannotOpen(
+        std::make_error_code(std::errc::is_a_directory).message());
+
+  if (status.type() == sys::fs::file_type::regular_file) {
+    if (limitRegularFiles && status.getSize() > maxBytes)
+      return tooLarge();
+    ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+        MemoryBuffer::getOpenFile(file, name, status.getSize());
+    if (!buffer)
+      return cannotOpen(buffer.getError().message());
+    return std::move(*buffer);
+  }
+
+  // A pipe or device has no size to check: read up to one byte past the cap.
+  constexpr uint64_t kChunk = uint64_t(1) << 20;
+  SmallVector<char, 0> bytes;
+  while (true) {
+    uint64_t chunk = std::min<uint64_t>(kChunk, maxBytes + 1 - bytes.size());
+    size_t offset = bytes.size();
+    // Grow by doubling, but never reserve past the cap.
+    if (offset + chunk > bytes.capacity())
+      bytes.reserve(std::min<uint64_t>(
+          maxBytes + 1, std::max<uint64_t>(2 * bytes.capacity(), kChunk)));
+    bytes.resize_for_overwrite(offset + chunk);
+    Expected<size_t> read = sys::fs::readNativeFile(
+        file, MutableArrayRef<char>(bytes.data() + offset, chunk));
+    if (!read)
+      return makeError("cannot read '" + name +
+                       "': " + toString(read.takeError()));
+    bytes.truncate(offset + *read);
+    if (*read == 0)
+      break;
+    if (bytes.size() > maxBytes)
+      return tooLarge();
+  }
+  return std::make_unique<StreamBuffer>(std::move(bytes), name);
+}
+
+} // namespace mlir::posenc::tools

@@ -1,0 +1,36 @@
+//===- ToolSupport.h - Pieces shared by the posenc tools --------*- C++ -*-===//
+//
+// Reading inputs with a size cap: a device such as /dev/zero never ends.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POSENC_TOOLS_COMMON_TOOLSUPPORT_H
+#define POSENC_TOOLS_COMMON_TOOLSUPPORT_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstdint>
+#include <memory>
+
+namespace mlir::posenc::tools {
+
+/// Inputs of MLIR text or bytecode read from a pipe or device are capped at
+/// this size (regular files are mapped, whatever their size).
+constexpr uint64_t kMaxStreamedMlirBytes = uint64_t(1) << 30;
+
+/// Reads `path` (`-`: stdin) into a null-terminated buffer named after it.
+/// Never reads more than `maxBytes`: a regular file larger than that is
+/// rejected from its size (unless `limitRegularFiles` is false, then it is
+/// mapped whatever its size), and anything else (a pipe, a terminal, a
+/// device such as /dev/zero) is read in chunks and rejected as soon as it
+/// exceeds the limit. `what` names the input in that error ("a config",
+/// "MLIR input from a pipe or device"). Errors are one line naming the path.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+readInputFile(llvm::StringRef path, uint64_t maxBytes, llvm::StringRef what,
+              bool limitRegularFiles = true);
+
+} // namespace mlir::posenc::tools
+
+#endif // POSENC_TOOLS_COMMON_TOOLSUPPORT_H
