@@ -8,10 +8,36 @@
 #include "llvm/Support/FileSystem.h"
 
 #include <algorithm>
+#include <pthread.h>
 
 using namespace llvm;
 
 namespace mlir::posenc::tools {
+
+int runOnLargeStack(function_ref<int()> body) {
+  struct Call {
+    function_ref<int()> body;
+    int result = 0;
+  } call{body, 0};
+  auto run = [](void *arg) -> void * {
+    auto *call = static_cast<Call *>(arg);
+    call->result = call->body();
+    return nullptr;
+  };
+  // pthread rather than llvm::thread, which aborts when it cannot start one:
+  // a tool that cannot get the large stack still runs (shallow inputs fit).
+  pthread_attr_t attr;
+  if (pthread_attr_init(&attr) != 0)
+    return body();
+  pthread_t thread;
+  bool started = pthread_attr_setstacksize(&attr, kLargeStackSize) == 0 &&
+                 pthread_create(&thread, &attr, run, &call) == 0;
+  pthread_attr_destroy(&attr);
+  if (!started)
+    return body();
+  pthread_join(thread, nullptr);
+  return call.result;
+}
 
 namespace {
 /// A heap buffer read from a stream, null-terminated as the MLIR and JSON

@@ -3,7 +3,8 @@
 // An mlir-opt with every upstream dialect, extension and pass, plus posenc.
 // MlirOptMain's own driver reads its input with MemoryBuffer, which reads a
 // device such as /dev/zero until memory runs out; this one reads it with a
-// cap (ToolSupport.h) and hands the buffer to MlirOptMain.
+// cap (ToolSupport.h) and hands the buffer to MlirOptMain, on a thread with a
+// large stack.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,8 +27,8 @@
 
 using namespace mlir;
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
+/// The driver proper; main runs it on a thread with a large stack.
+static int posencOptMain(int argc, char **argv) {
   registerAllPasses();
   posenc::registerPosEncPasses();
 
@@ -74,4 +75,12 @@ int main(int argc, char **argv) {
     return 1;
   output->keep();
   return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  // MLIR's parser recurses per nesting level: 12000 nested regions overflowed
+  // the 8 MiB main-thread stack.
+  return posenc::tools::runOnLargeStack(
+      [&] { return posencOptMain(argc, argv); });
 }

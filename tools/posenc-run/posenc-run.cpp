@@ -478,8 +478,8 @@ static Error run(MLIRContext &context) {
   return writeOutputs(outputs, *outputPaths);
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
+/// The runner proper; main runs it on a thread with a large stack.
+static int posencRunMain(int argc, char **argv) {
   // Passes first: --mlir-print-ir-after=PASS resolves names when registered.
   registerAllPasses();
   mlir::posenc::registerPosEncPasses();
@@ -534,4 +534,12 @@ int main(int argc, char **argv) {
     return 1;
   }
   return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  // MLIR's parser recurses per nesting level: 12000 nested regions overflowed
+  // the 8 MiB main-thread stack.
+  return posenc::tools::runOnLargeStack(
+      [&] { return posencRunMain(argc, argv); });
 }
