@@ -32,7 +32,7 @@ MlirLogicalResult mlirPosEncAddPipeline(MlirOpPassManager passManager,
 MlirPosEncLoweringOptions mlirPosEncLoweringOptionsGetDefault(void) {
   static const posenc::PosEncLoweringOptions defaults;
   MlirPosEncLoweringOptions options;
-  options.anchor = wrap(llvm::StringRef(defaults.anchor));
+  options.anchor = wrap(llvm::StringRef(defaults.anchor.getValue()));
   options.foldFrequencies = defaults.foldFrequencies;
   options.cleanup = defaults.cleanup;
   return options;

@@ -2,83 +2,100 @@
 
 #include "posenc/Pipelines/CPUPipeline.h"
 
+#include "posenc/Pipelines/LinalgPipeline.h"
+#include "posenc/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-
-#include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/raw_ostream.h"
+#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::posenc;
 
-std::string
-mlir::posenc::getCPUPipelineText(const CPUPipelineOptions &options) {
-  // Stages: inline (so results land in the caller's destinations); posenc ->
-  // linalg on tensors; blocks with fused producers, then register-sized
-  // tiles, vectorized; polynomial sin/cos; destinations expanded to the
-  // kernels' shapes; buffers (in place where possible, self-copies folded,
-  // temporaries freed); threads; streaming stores; LLVM.
-  std::string parallel =
-      options.openmp
-          ? "func.func(scf-forall-to-parallel),convert-scf-to-openmp,"
-          : "func.func(scf-forall-to-for),";
-  std::string trig = options.approximateTrig ? "posenc-approximate-trig," : "";
-  std::string streaming =
-      options.nontemporalStores ? "func.func(posenc-nontemporal-stores)," : "";
-  return llvm::formatv(
-      "inline,posenc-fold-frequencies,convert-posenc-to-linalg,canonicalize,"
-      "cse,"
-      "func.func(posenc-tile-and-vectorize{{vector-width={0} "
-      "block-elements={4}}),{2}canonicalize,"
-      "cse,posenc-expand-destinations,eliminate-empty-tensors,"
-      "one-shot-bufferize{{bufferize-function-boundaries "
-      "function-boundary-type-conversion=identity-layout-map},"
-      "canonicalize,buffer-deallocation-pipeline,"
-      "convert-bufferization-to-memref,convert-linalg-to-loops,{1}canonicalize,"
-      "func.func(lower-vector-multi-reduction,lower-vector-mask),"
-      "convert-vector-to-scf{{full-unroll=true},lower-affine,{3}convert-scf-to-"
-      "cf,"
-      "expand-strided-metadata,lower-affine,convert-vector-to-llvm,"
-      "convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,"
-      "reconcile-unrealized-casts",
-      options.vectorWidth.getValue(), parallel, trig, streaming,
-      options.blockElements.getValue());
+/// Tiles and vectorizes on tensors; the approximation marks what the
+/// lowering reduced to [-pi, pi].
+static void addTensorCodegen(OpPassManager &pm,
+                             const CPUPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(
+      createPosEncTileAndVectorize(options.getTileAndVectorizeOptions()));
+  if (options.approximateTrig)
+    pm.addPass(createPosEncApproximateTrig());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+/// Buffers: destinations expanded so that the kernels write the caller's
+/// buffers in place, self-copies folded, temporaries freed.
+static void addBufferization(OpPassManager &pm) {
+  pm.addPass(createPosEncExpandDestinations());
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createCanonicalizerPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createConvertLinalgToLoopsPass());
+}
+
+/// Blocks become OpenMP work items (or sequential loops); vectors are
+/// lowered to unrolled transfers; large outputs are streamed.
+static void addLoopsAndVectors(OpPassManager &pm,
+                               const CPUPipelineOptions &options) {
+  if (options.openmp) {
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
+    pm.addPass(createConvertSCFToOpenMPPass());
+  } else {
+    pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
+  }
+  pm.addPass(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
+  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
+  VectorTransferToSCFOptions transfers;
+  transfers.enableFullUnroll();
+  pm.addPass(createConvertVectorToSCFPass(transfers));
+  pm.addPass(createLowerAffinePass());
+  if (options.nontemporalStores)
+    pm.addNestedPass<func::FuncOp>(createPosEncNontemporalStores());
+}
+
+static void addLLVMLowering(OpPassManager &pm) {
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 void mlir::posenc::buildCPUPipeline(OpPassManager &pm,
                                     const CPUPipelineOptions &options) {
-  std::string text = getCPUPipelineText(options);
-  // The pipeline text is ours and fixed: failing to parse it is a bug.
-  if (failed(parsePassPipeline(text, pm, llvm::errs())))
-    llvm::report_fatal_error("posenc-cpu-pipeline: invalid pipeline text");
+  // Inlined first, so that results land in the caller's destinations.
+  pm.addPass(createInlinerPass());
+  buildPosEncToLinalgPipeline(pm);
+  addTensorCodegen(pm, options);
+  addBufferization(pm);
+  addLoopsAndVectors(pm, options);
+  addLLVMLowering(pm);
 }
 
 void mlir::posenc::registerCPUPipeline() {
-  // As PassPipelineRegistration<CPUPipelineOptions>, but a pipeline text
-  // that does not parse is reported through the error handler: the text
-  // names upstream passes, and a host that registered only posenc's
-  // (registerPosEncPasses, the C API's mlirPosEncAddPipeline) must get an
-  // error, not buildCPUPipeline's fatal error.
-  registerPassPipeline(
+  PassPipelineRegistration<CPUPipelineOptions>(
       "posenc-cpu-pipeline",
       "Lower posenc (and linalg on tensors) to vectorized, OpenMP-threaded "
       "LLVM dialect code for the host CPU",
-      [](OpPassManager &pm, StringRef optionsText,
-         function_ref<LogicalResult(const Twine &)> errorHandler) {
-        CPUPipelineOptions options;
-        if (failed(options.parseFromString(optionsText)))
-          return failure();
-        std::string errors;
-        llvm::raw_string_ostream errorStream(errors);
-        if (failed(parsePassPipeline(getCPUPipelineText(options), pm,
-                                     errorStream)))
-          return errorHandler("posenc-cpu-pipeline needs upstream MLIR "
-                              "passes that are not registered (e.g. "
-                              "mlir::registerAllPasses()): " +
-                              StringRef(errors).trim());
-        return success();
-      },
-      [](function_ref<void(const detail::PassOptions &)> optionsHandler) {
-        optionsHandler(CPUPipelineOptions());
-      });
+      buildCPUPipeline);
 }

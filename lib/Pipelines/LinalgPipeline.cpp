@@ -6,7 +6,6 @@
 #include "posenc/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -15,8 +14,9 @@ using namespace mlir::posenc;
 
 void mlir::posenc::buildPosEncToLinalgPipeline(
     OpPassManager &pm, const PosEncLoweringOptions &options) {
-  OpPassManager &nested =
-      options.anchor.empty() ? pm.nestAny() : pm.nest(options.anchor);
+  OpPassManager &nested = options.anchor.getValue().empty()
+                              ? pm.nestAny()
+                              : pm.nest(options.anchor.getValue());
   if (options.foldFrequencies)
     nested.addPass(createPosEncFoldFrequencies());
   nested.addPass(createConvertPosEncToLinalg());
@@ -26,35 +26,16 @@ void mlir::posenc::buildPosEncToLinalgPipeline(
   }
 }
 
-namespace {
-/// The textual form of PosEncLoweringOptions.
-struct LinalgPipelineOptions : PassPipelineOptions<LinalgPipelineOptions> {
-  PassOptions::Option<std::string> anchor{
-      *this, "anchor",
-      llvm::cl::desc("Op the passes nest on ('' = every isolated-from-above "
-                     "child op)"),
-      llvm::cl::init("func.func")};
-  PassOptions::Option<bool> foldFrequencies{
-      *this, "fold-frequencies",
-      llvm::cl::desc("Fold static frequency tables before lowering"),
-      llvm::cl::init(true)};
-  PassOptions::Option<bool> cleanup{
-      *this, "cleanup",
-      llvm::cl::desc("Run canonicalize and cse after lowering"),
-      llvm::cl::init(true)};
-};
-} // namespace
+void mlir::posenc::buildPosEncToLinalgPipeline(OpPassManager &pm) {
+  buildPosEncToLinalgPipeline(pm, PosEncLoweringOptions());
+}
 
 void mlir::posenc::registerPosEncToLinalgPipeline() {
-  PassPipelineRegistration<LinalgPipelineOptions>(
+  PassPipelineRegistration<PosEncLoweringOptions>(
       "posenc-to-linalg-pipeline",
       "Lower posenc to linalg on tensors and stop (the entry point for hosts "
       "with their own codegen)",
-      [](OpPassManager &pm, const LinalgPipelineOptions &cl) {
-        PosEncLoweringOptions options;
-        options.anchor = cl.anchor;
-        options.foldFrequencies = cl.foldFrequencies;
-        options.cleanup = cl.cleanup;
+      [](OpPassManager &pm, const PosEncLoweringOptions &options) {
         buildPosEncToLinalgPipeline(pm, options);
       });
 }

@@ -165,49 +165,37 @@ static void byTypedPipeline(void) {
   mlirContextDestroy(ctx);
 }
 
-// A bad name fails with the parser's message.
-// CHECK-LABEL: == bad pipeline
-// CHECK: 'posenc-no-such-pass' does not refer to a registered pass
-// CHECK: rejected
-static void badPipeline(void) {
-  fprintf(stdout, "== bad pipeline\n");
+/// Adds `pipeline` by name and prints whether it was accepted.
+static void addPipelineByName(const char *label, const char *pipeline) {
+  fprintf(stdout, "== %s\n", label);
   MlirContext ctx = createContext();
   MlirPassManager pm = createModulePassManager(ctx);
   MlirLogicalResult result = mlirPosEncAddPipeline(
       mlirPassManagerGetAsOpPassManager(pm),
-      mlirStringRefCreateFromCString("posenc-no-such-pass"), printToStdout,
-      NULL);
-  fprintf(stdout, "%s\n",
-          mlirLogicalResultIsFailure(result) ? "rejected" : "accepted");
-  mlirPassManagerDestroy(pm);
-  mlirContextDestroy(ctx);
-}
-
-// posenc-cpu-pipeline is built from upstream passes, which this host never
-// registered: an error through the callback (it was a fatal error, found by
-// posenc-pass-fuzzer, whose host registers only posenc's passes too).
-// CHECK-LABEL: == cpu pipeline without upstream passes
-// CHECK: posenc-cpu-pipeline needs upstream MLIR passes that are not registered
-// CHECK: rejected
-static void cpuPipelineWithoutUpstreamPasses(void) {
-  fprintf(stdout, "== cpu pipeline without upstream passes\n");
-  MlirContext ctx = createContext();
-  MlirPassManager pm = createModulePassManager(ctx);
-  MlirLogicalResult result = mlirPosEncAddPipeline(
-      mlirPassManagerGetAsOpPassManager(pm),
-      mlirStringRefCreateFromCString("posenc-cpu-pipeline"), printToStdout,
-      NULL);
+      mlirStringRefCreateFromCString(pipeline), printToStdout, NULL);
   fprintf(stdout, "\n%s\n",
           mlirLogicalResultIsFailure(result) ? "rejected" : "accepted");
   mlirPassManagerDestroy(pm);
   mlirContextDestroy(ctx);
 }
 
+// A bad name fails with the parser's message.
+// CHECK-LABEL: == bad pipeline
+// CHECK: 'posenc-no-such-pass' does not refer to a registered pass
+// CHECK: rejected
+//
+// posenc-cpu-pipeline constructs its upstream passes itself, so a host that
+// registered only posenc's passes can use it (by text it was an error, and a
+// fatal error before that, found by posenc-pass-fuzzer).
+// CHECK-LABEL: == cpu pipeline without upstream passes
+// CHECK-NOT: error
+// CHECK: accepted
 int main(void) {
   byPipelineText();
   byRegisteredPipeline();
   byTypedPipeline();
-  badPipeline();
-  cpuPipelineWithoutUpstreamPasses();
+  addPipelineByName("bad pipeline", "posenc-no-such-pass");
+  addPipelineByName("cpu pipeline without upstream passes",
+                    "posenc-cpu-pipeline{vector-width=8}");
   return 0;
 }

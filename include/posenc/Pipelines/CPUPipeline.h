@@ -1,28 +1,35 @@
 //===- CPUPipeline.h - posenc to vectorized, threaded LLVM ------*- C++ -*-===//
+//
+// `posenc-cpu-pipeline`: posenc (and linalg on tensors) to the LLVM dialect
+// for the host CPU. One options struct serves the C++ API, the textual
+// registration and the C API (posenc-c/Passes.h).
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef POSENC_PIPELINES_CPUPIPELINE_H
 #define POSENC_PIPELINES_CPUPIPELINE_H
 
-#include "mlir/Pass/PassOptions.h"
+#include "posenc/Transforms/Passes.h"
 
-#include <string>
+#include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
 class OpPassManager;
 namespace posenc {
 
-/// Options of `posenc-cpu-pipeline`.
+/// Options of `posenc-cpu-pipeline`. Defaults of options that belong to a
+/// pass come from that pass's generated options (Passes.td).
 struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
   PassOptions::Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("Elements per vector on the innermost parallel dimension "
-                     "(16 x f32 = AVX-512)"),
-      llvm::cl::init(16)};
+                     "(posenc-tile-and-vectorize)"),
+      llvm::cl::init(PosEncTileAndVectorizeOptions().vectorWidth)};
   PassOptions::Option<int64_t> blockElements{
       *this, "block-elements",
       llvm::cl::desc("Iterations per thread-level block "
                      "(posenc-tile-and-vectorize)"),
-      llvm::cl::init(262144)};
+      llvm::cl::init(PosEncTileAndVectorizeOptions().blockElements)};
   PassOptions::Option<bool> openmp{
       *this, "openmp",
       llvm::cl::desc("Run the tiles of each kernel on OpenMP threads (the "
@@ -38,15 +45,23 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Stream large write-only outputs with non-temporal "
                      "stores (posenc-nontemporal-stores)"),
       llvm::cl::init(true)};
+
+  /// The options of the pipeline's posenc-tile-and-vectorize.
+  PosEncTileAndVectorizeOptions getTileAndVectorizeOptions() const {
+    PosEncTileAndVectorizeOptions options;
+    options.vectorWidth = vectorWidth;
+    options.blockElements = blockElements;
+    return options;
+  }
 };
 
-/// The textual pass pipeline (on builtin.module) that lowers posenc and
-/// linalg-on-tensors to the LLVM dialect: fold frequencies, lower posenc to
-/// linalg, tile and vectorize, one-shot bufferize, deallocate, map scf.forall
-/// to OpenMP, lower vectors and everything else to LLVM.
-std::string getCPUPipelineText(const CPUPipelineOptions &options);
-
-/// Adds `posenc-cpu-pipeline` to `pm` (anchored on builtin.module).
+/// Appends posenc-cpu-pipeline to `pm` (anchored on builtin.module):
+/// inline; posenc -> linalg on tensors (buildPosEncToLinalgPipeline); blocks
+/// with fused producers, register tiles, vectors; polynomial sin/cos;
+/// destinations expanded to the kernels' shapes; one-shot bufferization in
+/// place, temporaries freed; blocks on OpenMP threads (or loops); streaming
+/// stores; everything to the LLVM dialect. Upstream passes are constructed
+/// directly, so hosts need not register them.
 void buildCPUPipeline(OpPassManager &pm, const CPUPipelineOptions &options);
 
 /// Registers `posenc-cpu-pipeline`.

@@ -9,24 +9,38 @@
 #ifndef POSENC_PIPELINES_LINALGPIPELINE_H
 #define POSENC_PIPELINES_LINALGPIPELINE_H
 
+#include "mlir/Pass/PassOptions.h"
+
 #include <string>
 
 namespace mlir {
 class OpPassManager;
 namespace posenc {
 
-/// Options of `buildPosEncToLinalgPipeline` (and of the textual pipeline
-/// `posenc-to-linalg-pipeline{anchor=... fold-frequencies=... cleanup=...}`).
-struct PosEncLoweringOptions {
+/// Options of `buildPosEncToLinalgPipeline`, of the textual pipeline
+/// `posenc-to-linalg-pipeline{anchor=... fold-frequencies=... cleanup=...}`
+/// and (mirrored field by field) of the C API.
+struct PosEncLoweringOptions
+    : public PassPipelineOptions<PosEncLoweringOptions> {
   /// The operation the passes are nested on, by name. Empty: every
   /// isolated-from-above op directly under the pass manager's op (for hosts
   /// whose functions are not `func.func`, e.g. IREE's `util.func`).
-  std::string anchor = "func.func";
+  PassOptions::Option<std::string> anchor{
+      *this, "anchor",
+      llvm::cl::desc("Op the passes nest on ('' = every isolated-from-above "
+                     "child op)"),
+      llvm::cl::init("func.func")};
   /// Fold static frequency tables to constants before lowering
   /// (`posenc-fold-frequencies`).
-  bool foldFrequencies = true;
+  PassOptions::Option<bool> foldFrequencies{
+      *this, "fold-frequencies",
+      llvm::cl::desc("Fold static frequency tables before lowering"),
+      llvm::cl::init(true)};
   /// Run `canonicalize` and `cse` after the lowering.
-  bool cleanup = true;
+  PassOptions::Option<bool> cleanup{
+      *this, "cleanup",
+      llvm::cl::desc("Run canonicalize and cse after lowering"),
+      llvm::cl::init(true)};
 };
 
 /// Appends posenc -> linalg on tensors to `pm`, which must be anchored on the
@@ -35,7 +49,8 @@ struct PosEncLoweringOptions {
 ///          canonicalize, cse)
 /// The result holds no posenc ops; numerics do not depend on the options.
 void buildPosEncToLinalgPipeline(OpPassManager &pm,
-                                 const PosEncLoweringOptions &options = {});
+                                 const PosEncLoweringOptions &options);
+void buildPosEncToLinalgPipeline(OpPassManager &pm);
 
 /// Registers the textual pipeline `posenc-to-linalg-pipeline`.
 void registerPosEncToLinalgPipeline();
