@@ -23,24 +23,26 @@
 
 // Pipes work: the payload is read in place, and its length is checked
 // against the header as for files (without a size to compare up front).
-// RUN: rm -f %t/fifo && mkfifo %t/fifo
-// RUN: sh -c 'cat %t/good.npy > %t/fifo & posenc-run %s --input=0=%t/fifo --iterations=1 --print-output' | FileCheck %s --check-prefix=FIFO
+// One FIFO per run: a writer of an earlier run may still hold its FIFO open
+// (with data in the pipe) when the next reader opens it.
+// RUN: rm -f %t/fifo* && mkfifo %t/fifo1 %t/fifo2 %t/fifo3 %t/fifo4 %t/fifo5
+// RUN: sh -c 'cat %t/good.npy > %t/fifo1 & posenc-run %s --input=0=%t/fifo1 --iterations=1 --print-output' | FileCheck %s --check-prefix=FIFO
 // FIFO: output 0: tensor<4x8xf32>
 // FIFO-NEXT: {{\[\[}}0, 1, 2, 3, 4, 5, 6, 7],
-// RUN: sh -c 'cat %t/truncated-data.npy > %t/fifo & posenc-run %s --input=0=%t/fifo; echo rc=$?' 2>&1 | FileCheck %s --check-prefix=FIFO-TRUNCATED
-// FIFO-TRUNCATED: posenc-run: error: {{.*}}fifo: truncated data: shape (4, 8) of '<f4' needs 128 bytes, the file has 124
+// RUN: sh -c 'cat %t/truncated-data.npy > %t/fifo2 & posenc-run %s --input=0=%t/fifo2; echo rc=$?' 2>&1 | FileCheck %s --check-prefix=FIFO-TRUNCATED
+// FIFO-TRUNCATED: posenc-run: error: {{.*}}fifo{{[0-9]}}: truncated data: shape (4, 8) of '<f4' needs 128 bytes, the file has 124
 // FIFO-TRUNCATED-NEXT: rc=1
-// RUN: sh -c 'cat %t/extra-data.npy > %t/fifo & posenc-run %s --input=0=%t/fifo; echo rc=$?' 2>&1 | FileCheck %s --check-prefix=FIFO-EXTRA
-// FIFO-EXTRA: posenc-run: error: {{.*}}fifo: extra data: shape (4, 8) of '<f4' needs 128 bytes, the file has 132
+// RUN: sh -c 'cat %t/extra-data.npy > %t/fifo3 & posenc-run %s --input=0=%t/fifo3; echo rc=$?' 2>&1 | FileCheck %s --check-prefix=FIFO-EXTRA
+// FIFO-EXTRA: posenc-run: error: {{.*}}fifo{{[0-9]}}: extra data: shape (4, 8) of '<f4' needs 128 bytes, the file has 132
 // FIFO-EXTRA-NEXT: rc=1
 // Extra data beyond what was read along with the header.
-// RUN: sh -c '%python -c "import sys; sys.stdout.buffer.write(open(sys.argv[1], \"rb\").read() + bytes(20000))" %t/good.npy > %t/fifo & posenc-run %s --input=0=%t/fifo; echo rc=$?' 2>&1 | FileCheck %s --check-prefix=FIFO-MORE
-// FIFO-MORE: posenc-run: error: {{.*}}fifo: extra data: shape (4, 8) of '<f4' needs 128 bytes, the file has more than 128
+// RUN: sh -c '%python -c "import sys; sys.stdout.buffer.write(open(sys.argv[1], \"rb\").read() + bytes(20000))" %t/good.npy > %t/fifo4 & posenc-run %s --input=0=%t/fifo4; echo rc=$?' 2>&1 | FileCheck %s --check-prefix=FIFO-MORE
+// FIFO-MORE: posenc-run: error: {{.*}}fifo{{[0-9]}}: extra data: shape (4, 8) of '<f4' needs 128 bytes, the file has more than 128
 // FIFO-MORE-NEXT: rc=1
 // A header declaring 140 TB: the shape is compared with the argument's
 // before any data is read.
-// RUN: sh -c 'cat %t/huge-bytes.npy > %t/fifo & posenc-run %s --input=0=%t/fifo; echo rc=$?' 2>&1 | FileCheck %s --check-prefix=FIFO-HUGE
-// FIFO-HUGE: posenc-run: error: {{.*}}fifo: shape (1099511627776, 8) does not match argument 0 of @f (tensor<4x8xf32>), which needs (4, 8)
+// RUN: sh -c 'cat %t/huge-bytes.npy > %t/fifo5 & posenc-run %s --input=0=%t/fifo5; echo rc=$?' 2>&1 | FileCheck %s --check-prefix=FIFO-HUGE
+// FIFO-HUGE: posenc-run: error: {{.*}}fifo{{[0-9]}}: shape (1099511627776, 8) does not match argument 0 of @f (tensor<4x8xf32>), which needs (4, 8)
 // FIFO-HUGE-NEXT: rc=1
 
 func.func @f(%a: tensor<4x8xf32>, %b: tensor<2xbf16>) -> tensor<4x8xf32> {
