@@ -1,0 +1,184 @@
+//===- TilingHeuristics.cpp - block, tile and vector sizes ---------------===//
+
+#include "posenc/Transforms/TilingHeuristics.h"
+
+#include "mlir/Interfaces/TilingInterface.h"
+
+using namespace mlir;
+using namespace mlir::posenc;
+
+namespace {
+
+/// Tiles whose vector would exceed this many elements stay scalar: a static
+/// reduction extent (or vector-width) is user input, and vectorizing builds
+/// IR (masks, constants) proportional to the vector size. Reductions are
+/// untiled, and the CPU pipeline unrolls a vectorized one into an op per
+/// reduction element (lower-vector-multi-reduction), in one block, which
+/// convert-vector-to-llvm and convert-math-to-libm handle in quadratic time:
+/// 2^16 elements (a 4096-position bounds check, or attention over 4096 keys
+/// x 16 lanes) took minutes. At 2^12 the worst case compiles in ~2 s.
+constexpr int64_t kMaxVectorElements = int64_t(1) << 12;
+
+/// Tiles whose reduction would unroll into more steps than this stay scalar.
+/// Each step is one vector op of the tile's parallel lanes, so a 1-lane
+/// tile (e.g. a row of a block one row high) reducing 4096 elements became
+/// 4096 dependent scalar ops in one basic block, which LLVM's JIT took over a
+/// minute to compile; 16 lanes x 256 steps compiles in about a second.
+constexpr int64_t kMaxReductionSteps = 256;
+
+} // namespace
+
+llvm::SmallBitVector mlir::posenc::getSemiAffineDims(linalg::LinalgOp op) {
+  llvm::SmallBitVector dims(op.getNumLoops(), false);
+  for (AffineMap map : op.getIndexingMapsArray())
+    for (AffineExpr result : map.getResults())
+      result.walk([&](AffineExpr expr) {
+        if (expr.getKind() != AffineExprKind::FloorDiv &&
+            expr.getKind() != AffineExprKind::CeilDiv &&
+            expr.getKind() != AffineExprKind::Mod)
+          return;
+        expr.walk([&](AffineExpr inner) {
+          if (auto dim = dyn_cast<AffineDimExpr>(inner))
+            dims.set(dim.getPosition());
+        });
+      });
+  return dims;
+}
+
+bool mlir::posenc::isTileable(linalg::LinalgOp op) {
+  // Ops with an empty (static 0) iteration space compute nothing, and tiling
+  // them crashes upstream (MLIR 22 linalg::computeTileSizes).
+  return op.hasPureTensorSemantics() && op.getNumLoops() > 0 &&
+         !llvm::is_contained(op.getStaticLoopRanges(), 0) &&
+         isa<TilingInterface>(op.getOperation());
+}
+
+SmallVector<OpOperand *>
+mlir::posenc::getFusableOperands(linalg::LinalgOp consumer) {
+  SmallVector<OpOperand *> fused;
+  for (OpOperand *operand : consumer.getDpsInputOperands()) {
+    auto producer = operand->get().getDefiningOp<linalg::LinalgOp>();
+    if (!producer || !isTileable(producer) ||
+        !consumer.getMatchingIndexingMap(operand).isProjectedPermutation() ||
+        getSemiAffineDims(producer).any())
+      continue;
+    fused.push_back(operand);
+  }
+  return fused;
+}
+
+llvm::SmallBitVector mlir::posenc::getReuseDims(linalg::LinalgOp consumer,
+                                                ArrayRef<OpOperand *> fused) {
+  llvm::SmallBitVector reuse(consumer.getNumLoops(), false);
+  if (fused.empty())
+    return reuse;
+  for (auto [i, it] : llvm::enumerate(consumer.getIteratorTypesArray()))
+    reuse[i] = it == utils::IteratorType::parallel;
+  for (OpOperand *operand : fused)
+    for (AffineExpr expr :
+         consumer.getMatchingIndexingMap(operand).getResults())
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        reuse[dim.getPosition()] = false;
+  return reuse;
+}
+
+SmallVector<int64_t>
+mlir::posenc::chooseBlockSizes(linalg::LinalgOp op,
+                               const llvm::SmallBitVector &reuse,
+                               int64_t blockElements) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  llvm::SmallBitVector semiAffine = getSemiAffineDims(op);
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  int64_t elements = 1;
+  auto grow = [&](int64_t extent) {
+    // Dynamic extents count as large.
+    if (ShapedType::isDynamic(extent) || extent > blockElements / elements)
+      elements = blockElements + 1;
+    else
+      elements *= extent;
+  };
+  for (auto [i, range] : llvm::enumerate(ranges))
+    if (iterators[i] != utils::IteratorType::parallel || reuse[i])
+      grow(range);
+  bool tiled = false;
+  for (int64_t i = static_cast<int64_t>(ranges.size()) - 1; i >= 0; --i) {
+    if (iterators[i] != utils::IteratorType::parallel || reuse[i])
+      continue;
+    if (tiled) {
+      sizes[i] = 1;
+      continue;
+    }
+    int64_t range = ranges[i];
+    if (!ShapedType::isDynamic(range) && elements <= blockElements &&
+        range <= blockElements / elements) {
+      elements *= range;
+      continue; // whole
+    }
+    sizes[i] =
+        std::max<int64_t>(1, blockElements / std::max<int64_t>(1, elements));
+    if (!ShapedType::isDynamic(range))
+      sizes[i] = std::min(sizes[i], range);
+    if (semiAffine[i])
+      sizes[i] = 1;
+    tiled = true;
+  }
+  if (!tiled)
+    return {};
+  return sizes;
+}
+
+SmallVector<int64_t> mlir::posenc::chooseRegisterTileSizes(linalg::LinalgOp op,
+                                                           int64_t width) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  llvm::SmallBitVector semiAffine = getSemiAffineDims(op);
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  for (auto [i, it] : llvm::enumerate(iterators))
+    if (it == utils::IteratorType::parallel)
+      sizes[i] = 1;
+  int64_t lanes = width;
+  for (int64_t i = static_cast<int64_t>(ranges.size()) - 1; i >= 0 && lanes > 1;
+       --i) {
+    if (iterators[i] != utils::IteratorType::parallel)
+      continue;
+    if (semiAffine[i])
+      break; // lanes stop here: an outer dim would not be contiguous
+    int64_t extent = ranges[i];
+    if (ShapedType::isDynamic(extent)) {
+      sizes[i] = lanes;
+      break;
+    }
+    sizes[i] = std::min(lanes, extent);
+    lanes /= sizes[i];
+    if (extent > sizes[i])
+      break; // a partial tile of this dim: outer dims stay 1
+  }
+  return sizes;
+}
+
+SmallVector<int64_t>
+mlir::posenc::chooseVectorSizes(linalg::LinalgOp tiled,
+                                ArrayRef<int64_t> tileSizes) {
+  SmallVector<int64_t> ranges = tiled.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = tiled.getIteratorTypesArray();
+  SmallVector<int64_t> sizes;
+  int64_t elements = 1, steps = 1;
+  for (auto [range, tile, iterator] :
+       llvm::zip_equal(ranges, tileSizes, iterators)) {
+    int64_t size = tile != 0 ? tile : range;
+    // Dynamic reductions and empty extents (no vector type) stay scalar.
+    if (ShapedType::isDynamic(size) || size == 0)
+      return {};
+    if (size > kMaxVectorElements / elements)
+      return {};
+    if (iterator == utils::IteratorType::reduction) {
+      if (size > kMaxReductionSteps / steps)
+        return {};
+      steps *= size;
+    }
+    elements *= size;
+    sizes.push_back(size);
+  }
+  return sizes;
+}

@@ -1,0 +1,117 @@
+//===- Transforms.cpp - posenc's reusable codegen transforms -------------===//
+
+#include "posenc/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+using namespace mlir::posenc;
+
+FailureOr<scf::SCFTileAndFuseResult>
+mlir::posenc::tileIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp root,
+                             ArrayRef<int64_t> blockSizes,
+                             ArrayRef<OpOperand *> fused) {
+  llvm::SmallPtrSet<Value, 4> fusedValues;
+  for (OpOperand *operand : fused)
+    fusedValues.insert(operand->get());
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(
+      getAsIndexOpFoldResult(rewriter.getContext(), blockSizes));
+  tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(
+      [&](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (isDestination || !fusedValues.contains(producer))
+          return std::nullopt;
+        return scf::SCFTileAndFuseOptions::ControlFnResult{};
+      });
+  rewriter.setInsertionPoint(root);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(root.getOperation()), options);
+  if (failed(result))
+    return failure();
+  for (OpResult res : root->getResults())
+    if (Value replacement = result->replacements.lookup(res))
+      rewriter.replaceAllUsesWith(res, replacement);
+  if (root->use_empty())
+    rewriter.eraseOp(root);
+  return result;
+}
+
+FailureOr<SmallVector<linalg::LinalgOp>>
+mlir::posenc::tileToRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
+                              ArrayRef<int64_t> tileSizes) {
+  rewriter.setInsertionPoint(op);
+  scf::SCFTilingOptions options;
+  options.setTileSizes(
+      getAsIndexOpFoldResult(rewriter.getContext(), tileSizes));
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  SmallVector<linalg::LinalgOp> tiles;
+  for (Operation *tiledOp : tiled->tiledOps)
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(tiledOp))
+      tiles.push_back(linalgOp);
+  return tiles;
+}
+
+LogicalResult mlir::posenc::vectorizeTile(RewriterBase &rewriter,
+                                          linalg::LinalgOp tile,
+                                          ArrayRef<int64_t> vectorSizes) {
+  // MLIR 22 masks a vectorized tensor.extract with a mask of the wrong shape
+  // (vector.mask does not verify): tiles that need masks (dynamic or
+  // remainder extents) and read with tensor.extract stay scalar.
+  bool needsMask = llvm::any_of(
+      llvm::zip_equal(tile.getStaticLoopRanges(), vectorSizes),
+      [](auto pair) { return std::get<0>(pair) != std::get<1>(pair); });
+  if (needsMask && llvm::any_of(tile.getBlock()->getOperations(),
+                                llvm::IsaPred<tensor::ExtractOp>))
+    return failure();
+  rewriter.setInsertionPoint(tile);
+  SmallVector<bool> scalable(vectorSizes.size(), false);
+  FailureOr<linalg::VectorizationResult> result =
+      linalg::vectorize(rewriter, tile, vectorSizes, scalable,
+                        /*vectorizeNDExtract=*/true);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(tile, result->replacements);
+  return success();
+}
+
+LogicalResult mlir::posenc::cleanupVectorIR(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  // Masks go first: later folds may move ops into a vector.mask region,
+  // which must hold exactly one op.
+  {
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+    if (failed(applyPatternsGreedily(root, std::move(patterns))))
+      return failure();
+  }
+  {
+    RewritePatternSet patterns(ctx);
+    tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+    vector::populateVectorReductionToContractPatterns(patterns);
+    vector::populateSinkVectorOpsPatterns(patterns);
+    vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+    vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+    if (failed(applyPatternsGreedily(root, std::move(patterns))))
+      return failure();
+  }
+  RewritePatternSet patterns(ctx);
+  vector::populateDropUnitDimWithShapeCastPatterns(patterns);
+  vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+  return applyPatternsGreedily(root, std::move(patterns));
+}
