@@ -31,6 +31,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "test", "
 import posenc_iree as pi  # noqa: E402
 import posenc_ref as ref  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+import hostinfo  # noqa: E402
+
 THETA, FACTOR, ORIGINAL = 500000.0, 8.0, 8192
 
 
@@ -254,6 +257,8 @@ def main():
                          "llvm-cpu in IREE 3.13: ~0.1 GFLOP/s here)")
     a = ap.parse_args()
     h, hkv, s, d = a.heads, a.kv_heads, a.seq, a.dim
+    host = hostinfo.host()  # IREE's local-task driver uses every core
+    print(hostinfo.describe(host))
 
     inv, af = ref.inv_freq(d, THETA, "llama3", factor=FACTOR,
                            original_max_position_embeddings=ORIGINAL)
@@ -297,7 +302,7 @@ def main():
           f"iters={a.iters} iree_alone_ms={ms['iree_alone']:.3f} "
           f"posenc_iree_ms={ms['posenc_iree']:.3f}{extra} "
           f"ratio={ms['posenc_iree'] / ms['iree_alone']:.3f} "
-          f"numerics={'ok' if ok else 'MISMATCH'}")
+          f"numerics={'ok' if ok else 'MISMATCH'} {hostinfo.result_fields(host)}")
     return 0 if ok else 1
 
 

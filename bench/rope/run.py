@@ -29,7 +29,9 @@ with, for T in 1 and 2 threads: posenc_vs_ntcopy_tT (ntcopy time / posenc
 time: the fraction of the streaming copy's bandwidth posenc reaches; ntcopy is
 measured before and after the others and the faster is used), speedup_vs_cxx_tT,
 speedup_vs_torch_tT, speedup_vs_ort_tT (peer time / posenc time), and the
-medians in ms (<peer>_ms_tT).
+medians in ms (<peer>_ms_tT), then the host (bench/hostinfo.py): host_cpu,
+host_family, host_model, host_isa (avx2 | avx512 | avx512_bf16 | other),
+host_cores.
 
 Usage: run.py [--build build] [--iterations 20] [--threads 1,2] [--seq 4096]
 (--seq only for smoke tests: the issue's shape is 4096 tokens.)
@@ -46,6 +48,8 @@ import time
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+import hostinfo  # noqa: E402
 H, D, THETA = 32, 128, 500000.0
 
 
@@ -216,6 +220,8 @@ def main():
         np.save(kpath, k)
         print(f"bench/rope: RoPE on q and k, f32 [1, {H}, {S}, {D}], "
               f"{BYTES / 2**20:.0f} MiB moved per call, {args.iterations} iterations")
+        host = hostinfo.host(threads=max(threads_list))
+        print(hostinfo.describe(host))
         for t in threads_list:
             outdir = os.path.join(tmp, f"out{t}")
             ms = {}
@@ -238,7 +244,8 @@ def main():
                 results[f"speedup_vs_{peer}_t{t}"] = ms[peer] / ms["posenc"]
             for name, value in ms.items():
                 results[f"{name}_ms_t{t}"] = value
-    print("RESULT " + " ".join(f"{key}={value:.4g}" for key, value in results.items()))
+    print("RESULT " + " ".join(f"{key}={value:.4g}" for key, value in results.items())
+          + " " + hostinfo.result_fields(host))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/TargetSelect.h"
@@ -184,7 +185,8 @@ static Error checkTranslatable(ModuleOp lowered) {
 }
 
 Expected<JitEntry> jitCompile(ModuleOp lowered, bool needOpenMP,
-                              llvm::ArrayRef<std::string> extraLibs) {
+                              llvm::ArrayRef<std::string> extraLibs,
+                              llvm::StringRef dumpLLVMPath) {
   if (Error err = checkTranslatable(lowered))
     return std::move(err);
   Expected<llvm::SmallVector<std::string>> sharedLibs =
@@ -209,8 +211,26 @@ Expected<JitEntry> jitCompile(ModuleOp lowered, bool needOpenMP,
       tmBuilder->createTargetMachine();
   if (!tm)
     return tm.takeError();
-  auto transformer = makeOptimizingTransformer(
+  auto optimize = makeOptimizingTransformer(
       /*optLevel=*/3, /*sizeLevel=*/0, tm->get());
+  // The file is opened up front: the transformer runs inside the JIT, which
+  // does not report its errors back here.
+  std::shared_ptr<llvm::raw_fd_ostream> dump;
+  if (!dumpLLVMPath.empty()) {
+    std::error_code ec;
+    dump = std::make_shared<llvm::raw_fd_ostream>(dumpLLVMPath, ec);
+    if (ec)
+      return makeError("cannot write '" + dumpLLVMPath + "': " + ec.message());
+  }
+  auto transformer = [optimize, dump](llvm::Module *module) -> Error {
+    if (Error err = optimize(module))
+      return err;
+    if (dump) {
+      module->print(*dump, nullptr);
+      dump->flush();
+    }
+    return Error::success();
+  };
 
   llvm::SmallVector<llvm::StringRef> libs(sharedLibs->begin(),
                                           sharedLibs->end());

@@ -28,8 +28,11 @@ struct JitEntry {
 /// the entry wrapper. The JIT loads the MLIR C runner utils (memrefCopy and
 /// friends) when installed, libomp when the module contains OpenMP dialect
 /// ops or `needOpenMP` is set, then `extraLibs`; a missing one is an error.
+/// With a `dumpLLVMPath`, the optimized LLVM IR is written there (what the
+/// JIT turns into machine code; `llc` / `llvm-mca` read it).
 llvm::Expected<JitEntry> jitCompile(mlir::ModuleOp lowered, bool needOpenMP,
-                                    llvm::ArrayRef<std::string> extraLibs);
+                                    llvm::ArrayRef<std::string> extraLibs,
+                                    llvm::StringRef dumpLLVMPath = {});
 
 /// A C-order buffer passed to the entry.
 struct BufferRef {

@@ -116,6 +116,11 @@ static cl::opt<bool>
            cl::desc("Print the module with its entry wrapper and the lowered "
                     "module to stderr"),
            cl::cat(runCategory));
+static cl::opt<std::string>
+    dumpLLVM("dump-llvm",
+             cl::desc("Write the optimized LLVM IR that the JIT compiles to "
+                      "FILE (for llc / llvm-mca)"),
+             cl::value_desc("file"), cl::cat(runCategory));
 /// Storage of --threads, which is registered in main (see there); 0 when
 /// the flag is absent.
 static unsigned threads = 0;
@@ -327,7 +332,8 @@ static Expected<JitEntry> compile(ModuleOp module, func::FuncOp entry) {
   double pipelineMs = millisecondsSince(start);
 
   auto jitStart = std::chrono::steady_clock::now();
-  Expected<JitEntry> jit = jitCompile(module, threads > 0, sharedLibs);
+  Expected<JitEntry> jit =
+      jitCompile(module, threads > 0, sharedLibs, dumpLLVM);
   if (!jit)
     return jit.takeError();
   double jitMs = millisecondsSince(jitStart);
