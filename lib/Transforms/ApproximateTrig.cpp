@@ -10,6 +10,10 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include "llvm/Support/DebugLog.h"
+
+#define DEBUG_TYPE "posenc-approximate-trig"
+
 namespace mlir {
 namespace posenc {
 #define GEN_PASS_DEF_POSENCAPPROXIMATETRIG
@@ -32,10 +36,14 @@ struct PosEncApproximateTrigPass
     auto reduced = posenc::PosEncDialect::ReducedAngleAttrHelper(&getContext());
     SmallVector<Operation *> targets;
     getOperation()->walk([&](Operation *op) {
-      if (isa<math::SinOp, math::CosOp>(op) &&
-          (all || reduced.isAttrPresent(op)))
+      if (!isa<math::SinOp, math::CosOp>(op))
+        return;
+      if (all || reduced.isAttrPresent(op))
         targets.push_back(op);
+      else
+        LDBG() << "left exact (angle not reduced to [-pi, pi]): " << *op;
     });
+    LDBG() << targets.size() << " sin/cos to approximate (f32 only)";
     if (targets.empty())
       return;
     RewritePatternSet patterns(&getContext());

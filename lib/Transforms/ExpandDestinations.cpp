@@ -15,6 +15,10 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include "llvm/Support/DebugLog.h"
+
+#define DEBUG_TYPE "posenc-expand-destinations"
+
 namespace mlir {
 namespace posenc {
 #define GEN_PASS_DEF_POSENCEXPANDDESTINATIONS
@@ -59,6 +63,7 @@ struct ExpandMaterializeDestination
       if (failed(expandedMemRefType))
         return rewriter.notifyMatchFailure(op, "layout not expandable");
     }
+    LDBG() << "expanding the destination of: " << op;
     // The expanded sizes, in terms of the collapse's own operand.
     rewriter.setInsertionPoint(op);
     SmallVector<OpFoldResult> expandedSizes =

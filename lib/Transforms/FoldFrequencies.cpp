@@ -8,6 +8,10 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include "llvm/Support/DebugLog.h"
+
+#define DEBUG_TYPE "posenc-fold-frequencies"
+
 namespace mlir {
 namespace posenc {
 #define GEN_PASS_DEF_POSENCFOLDFREQUENCIES
@@ -26,8 +30,12 @@ struct FoldRopeFrequencies : OpRewritePattern<RopeFrequenciesOp> {
   LogicalResult matchAndRewrite(RopeFrequenciesOp op,
                                 PatternRewriter &rewriter) const override {
     SmallVector<Value> folded;
-    if (failed(rewriter.tryFold(op, folded)))
-      return rewriter.notifyMatchFailure(op, "runtime scheme");
+    if (failed(rewriter.tryFold(op, folded))) {
+      LDBG() << "left unfolded (seq_len not a non-negative constant, or more "
+                "than kMaxConstantElements frequencies): "
+             << op;
+      return rewriter.notifyMatchFailure(op, "not foldable");
+    }
     rewriter.replaceOp(op, folded);
     return success();
   }

@@ -13,6 +13,10 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include "llvm/Support/DebugLog.h"
+
+#define DEBUG_TYPE "posenc-nontemporal-stores"
+
 namespace mlir {
 namespace posenc {
 #define GEN_PASS_DEF_POSENCNONTEMPORALSTORES
@@ -119,6 +123,8 @@ struct PosEncNontemporalStoresPass
           succeeded(type.getStridesAndOffset(strides, offset)) &&
           strides.back() == 1)
         writes.push_back(write);
+      else
+        LDBG() << "keeps its lowering, not streamed: " << write;
     });
     RewritePatternSet patterns(&getContext());
     vector::populateVectorTransferLoweringPatterns(patterns,
@@ -138,6 +144,11 @@ struct PosEncNontemporalStoresPass
                      type.getNumElements() >=
                          minBytes / (type.getElementTypeBitWidth() / 8) &&
                      isWriteOnly(arg);
+        LDBG() << "argument " << arg.getArgNumber() << " (" << arg.getType()
+               << ") "
+               << (it->second ? "streamed"
+                              : "not streamed (not a static, write-only "
+                                "memref of at least min-bytes)");
       }
       return it->second;
     };
@@ -164,6 +175,7 @@ struct PosEncNontemporalStoresPass
       if (block.mightHaveTerminator() &&
           block.getTerminator()->hasTrait<OpTrait::ReturnLike>())
         fenceBefore.insert(block.getTerminator());
+    LDBG() << "fences before " << fenceBefore.size() << " terminators";
     OpBuilder builder(&getContext());
     for (Operation *op : fenceBefore) {
       builder.setInsertionPoint(op);

@@ -12,6 +12,10 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include "llvm/Support/DebugLog.h"
+
+#define DEBUG_TYPE "convert-posenc-to-linalg"
+
 namespace mlir {
 namespace posenc {
 #define GEN_PASS_DEF_CONVERTPOSENCTOLINALG
@@ -43,8 +47,11 @@ struct ConvertPosEncToLinalgPass
     RewritePatternSet patterns(&getContext());
     populatePosEncToLinalgPatterns(patterns);
     if (failed(applyPartialConversion(getOperation(), target,
-                                      std::move(patterns))))
+                                      std::move(patterns)))) {
+      LDBG() << "a posenc op was not lowered (its pattern's reason: "
+                "-debug-only=dialect-conversion)";
       signalPassFailure();
+    }
   }
 };
 } // namespace
