@@ -58,3 +58,18 @@ func.func @no_collapse(%x: tensor<4x16xf32>, %out: memref<4x16xf32>) {
   bufferization.materialize_in_destination %x in restrict writable %out : (tensor<4x16xf32>, memref<4x16xf32>) -> ()
   return
 }
+
+// -----
+
+// Found by posenc-pass-fuzzer: tensor.collapse_shape's verifier (MLIR 22)
+// accepts this non-contiguous reassociation; the pass copied it into a
+// memref.expand_shape, which rejects it (invalid IR after the pass). Such
+// collapses are left alone.
+// CHECK-LABEL: func.func @odd_reassociation
+// CHECK: tensor.collapse_shape
+// CHECK-NOT: memref.expand_shape
+func.func @odd_reassociation(%x: tensor<?x?x2x8xf32>, %out: memref<?x?x16xf32>) {
+  %c = tensor.collapse_shape %x [[0x7FF0000000000000], [1], [2, 3]] : tensor<?x?x2x8xf32> into tensor<?x?x16xf32>
+  bufferization.materialize_in_destination %c in restrict writable %out : (tensor<?x?x16xf32>, memref<?x?x16xf32>) -> ()
+  return
+}

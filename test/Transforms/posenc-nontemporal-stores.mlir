@@ -91,3 +91,18 @@ func.func @dynamic_stride(%out: memref<64x32xf32, strided<[?, 1]>>, %v: vector<1
   vector.store %v, %a[%c0, %c0] : memref<64x32xf32, strided<[?, 1]>>, vector<16xf32>
   return
 }
+
+// -----
+
+// Found by posenc-pass-fuzzer: the pass lowered every rank-1 transfer_write
+// with upstream's transfer lowering, which aborted ("SmallVector unable to
+// grow") on a 2^31-lane out-of-bounds write. Only in-bounds, unmasked,
+// unit-stride writes become (streamed) stores; this one is left alone.
+// CHECK-LABEL: func.func @huge_out_of_bounds
+// CHECK: vector.transfer_write
+// CHECK-NOT: vector.store
+func.func @huge_out_of_bounds(%out: memref<1x2147483648xbf16>, %v: vector<2147483648xbf16>) {
+  %c0 = arith.constant 0 : index
+  vector.transfer_write %v, %out[%c0, %c0] {in_bounds = [false]} : vector<2147483648xbf16>, memref<1x2147483648xbf16>
+  return
+}

@@ -4,7 +4,8 @@
 // The folder leaves frequency tables beyond kMaxConstantElements (2^16)
 // unfolded: rotary_dim 2^63 - 2 made it ask for 2^62 doubles ("SmallVector
 // unable to grow", an abort; found by posenc-pass-fuzzer). The lowering
-// reports such ops (huge-tables-lowering.mlir).
+// reports such ops (Conversion/PosEncToLinalg/
+// convert-posenc-to-linalg-huge-tables.mlir).
 
 // CHECK-LABEL: func.func @huge_frequencies
 // CHECK: posenc.rope_frequencies dim 9223372036854775806

@@ -5,7 +5,8 @@
 // tensor<4611686018427387903xf32> made the folder ask for 2^62 doubles
 // ("SmallVector unable to grow", an abort), and 10^9 ALiBi heads exhausted
 // memory (found by posenc-pass-fuzzer). The lowering reports them;
-// huge-tables-fold.mlir checks that the folder leaves them alone.
+// Transforms/posenc-fold-frequencies-huge-tables.mlir checks that the folder
+// leaves them alone.
 
 func.func @huge_frequencies() -> tensor<4611686018427387903xf32> {
   // expected-error @+2 {{rotary_dim/2 = 4611686018427387903 frequencies exceed the 65536 the lowering materializes as a constant}}
