@@ -1,8 +1,9 @@
 // One attention block of Llama-3.1-8B (head_dim 128, 32 query / 8 kv heads,
 // rope_theta 500000, llama3 scaling x8 from 8192) written with posenc ops:
 // frequencies from the HF config, RoPE on q and k at explicit positions,
-// then causal GQA attention. (Decomposed importer IR is raised into this
-// form by posenc-raise.)
+// then causal GQA attention. (`posenc-translate --import-hf-config` builds
+// this form from a config.json; raising decomposed importer IR into it is
+// planned, not implemented.)
 func.func @llama3_block(%q: tensor<1x32x?x128xbf16>, %k: tensor<1x8x?x128xbf16>,
                         %v: tensor<1x8x?x128xbf16>, %pos: tensor<1x?xi64>)
     -> tensor<1x32x?x128xbf16> {

@@ -14,16 +14,13 @@
 
 namespace mlir::posenc::run {
 
-/// The pipeline used when --pipeline is not given: scalar loops from linalg,
-/// tensor, arith, math and scf on tensors, down to the LLVM dialect.
-///   - inline, so that empty-tensor elimination sees the entry's body next to
-///     the wrapper's materialize_in_destination and results are computed in
-///     the runner's output buffers (no copy, no allocation);
-///   - canonicalize after bufferization folds the self-copies that in-place
-///     results leave behind;
-///   - buffer-deallocation-pipeline frees the temporaries the body needs.
-/// This is the single place to change the default: once posenc registers its
-/// own CPU pipeline (e.g. `posenc-cpu-pipeline`), make this that name.
+/// The pipeline used when --pipeline is not given: posenc's CPU pipeline
+/// (posenc and linalg on tensors -> vectorized, OpenMP-threaded LLVM
+/// dialect; docs/pipelines.md). It inlines the entry first, so that
+/// empty-tensor elimination sees the entry's body next to the wrapper's
+/// materialize_in_destination and results are computed in the runner's
+/// output buffers (no copy, no allocation); temporaries are freed by its
+/// buffer-deallocation-pipeline.
 inline constexpr llvm::StringLiteral kDefaultPipeline = "posenc-cpu-pipeline";
 
 /// Parses `pipeline` and runs it on `module`. Honors the --mlir-print-ir-*

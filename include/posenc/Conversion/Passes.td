@@ -10,9 +10,9 @@ def ConvertPosEncToLinalg : Pass<"convert-posenc-to-linalg"> {
   let description = [{
     Rewrites every posenc op into destination-style `linalg.generic` ops on
     tensors (plus `arith`/`math` scalar code, `tensor` slices and `cf.assert`
-    runtime checks). This is the shared entry point of the CPU and GPU
-    pipelines and the stopping point for hosts that keep their own codegen
-    below linalg.
+    runtime checks). This is where `posenc-cpu-pipeline` enters linalg and
+    the stopping point for hosts that keep their own codegen below linalg
+    (`posenc-to-linalg-pipeline`).
 
     - `posenc.rope_frequencies`: static schemes become fp64-computed constants
       rounded once; runtime schemes (HF dynamic NTK, HF LongRoPE switch)
