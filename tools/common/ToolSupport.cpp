@@ -60,10 +60,6 @@ private:
 };
 } // namespace
 
-static Error makeError(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
-
 Expected<std::unique_ptr<MemoryBuffer>> readInputFile(StringRef path,
                                                       uint64_t maxBytes,
                                                       StringRef what,
@@ -71,11 +67,12 @@ Expected<std::unique_ptr<MemoryBuffer>> readInputFile(StringRef path,
   bool isStdin = path == "-";
   std::string name = isStdin ? "<stdin>" : path.str();
   auto cannotOpen = [&](const Twine &reason) {
-    return makeError("cannot open input file '" + name + "': " + reason);
+    return createStringError("cannot open input file '" + name +
+                             "': " + reason);
   };
   auto tooLarge = [&] {
-    return makeError("'" + name + "' is larger than " + Twine(maxBytes) +
-                     " bytes, the limit for " + what);
+    return createStringError("'" + name + "' is larger than " +
+                             Twine(maxBytes) + " bytes, the limit for " + what);
   };
 
   sys::fs::file_t file = sys::fs::getStdinHandle();
@@ -120,8 +117,8 @@ Expected<std::unique_ptr<MemoryBuffer>> readInputFile(StringRef path,
     Expected<size_t> read = sys::fs::readNativeFile(
         file, MutableArrayRef<char>(bytes.data() + offset, chunk));
     if (!read)
-      return makeError("cannot read '" + name +
-                       "': " + toString(read.takeError()));
+      return createStringError("cannot read '" + name +
+                               "': " + toString(read.takeError()));
     bytes.truncate(offset + *read);
     if (*read == 0)
       break;

@@ -20,10 +20,6 @@ using llvm::Twine;
 
 namespace mlir::posenc::run {
 
-static Error makeError(const Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 static std::string typeToString(Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -46,20 +42,23 @@ Expected<func::FuncOp> findEntry(ModuleOp module, StringRef name) {
   if (!name.empty()) {
     auto func = module.lookupSymbol<func::FuncOp>(name);
     if (!func)
-      return makeError("no function named '" + name +
-                       "' in the module (public functions: " + names + ")");
+      return llvm::createStringError(
+          "no function named '" + name +
+          "' in the module (public functions: " + names + ")");
     if (func.isExternal())
-      return makeError("@" + name + " is a declaration without a body");
+      return llvm::createStringError("@" + name +
+                                     " is a declaration without a body");
     return func;
   }
   if (candidates.size() == 1)
     return candidates.front();
   if (candidates.empty())
-    return makeError("the module has no public function with a body; name "
-                     "the entry with --entry=NAME");
-  return makeError("the module has " + Twine(candidates.size()) +
-                   " public functions (" + names +
-                   "); choose one with --entry=NAME");
+    return llvm::createStringError(
+        "the module has no public function with a body; name "
+        "the entry with --entry=NAME");
+  return llvm::createStringError("the module has " + Twine(candidates.size()) +
+                                 " public functions (" + names +
+                                 "); choose one with --entry=NAME");
 }
 
 /// Checks one argument or result type of the entry.
@@ -72,21 +71,25 @@ static Expected<TensorSpec> getTensorSpec(func::FuncOp entry, Type type,
   };
   auto tensorType = dyn_cast<RankedTensorType>(type);
   if (!tensorType)
-    return makeError(where() +
-                     ": posenc-run needs ranked tensor arguments and results");
+    return llvm::createStringError(
+        where() + ": posenc-run needs ranked tensor arguments and results");
   if (!tensorType.hasStaticShape())
-    return makeError(where() + ": dynamic shapes are not supported (the "
-                               "runner allocates every buffer up front)");
+    return llvm::createStringError(where() +
+                                   ": dynamic shapes are not supported (the "
+                                   "runner allocates every buffer up front)");
   if (tensorType.getEncoding())
-    return makeError(where() + ": tensors with an encoding are not supported");
+    return llvm::createStringError(
+        where() + ": tensors with an encoding are not supported");
   std::optional<DType> dtype = getDType(tensorType.getElementType());
   if (!dtype)
-    return makeError(where() + ": unsupported element type (supported: f16, "
-                               "bf16, f32, f64, i32, i64, index)");
+    return llvm::createStringError(
+        where() + ": unsupported element type (supported: f16, "
+                  "bf16, f32, f64, i32, i64, index)");
   Expected<uint64_t> bytes =
       getCheckedByteSize(tensorType.getShape(), getByteWidth(*dtype));
   if (!bytes)
-    return makeError(where() + ": " + toString(bytes.takeError()));
+    return llvm::createStringError(where() + ": " +
+                                   toString(bytes.takeError()));
   return TensorSpec{tensorType, *dtype, *bytes};
 }
 
@@ -106,8 +109,9 @@ Expected<EntrySignature> getEntrySignature(func::FuncOp entry) {
     signature.results.push_back(*spec);
   }
   if (signature.results.empty())
-    return makeError("@" + entry.getSymName() +
-                     " returns nothing; posenc-run needs at least one result");
+    return llvm::createStringError(
+        "@" + entry.getSymName() +
+        " returns nothing; posenc-run needs at least one result");
   return signature;
 }
 
@@ -119,8 +123,9 @@ static MemRefType getMemRefType(Type tensorType) {
 Error buildEntryWrapper(ModuleOp module, func::FuncOp entry,
                         bool writableInputs) {
   if (module.lookupSymbol(kEntryWrapperName))
-    return makeError("the module already defines @" + kEntryWrapperName +
-                     ", the name of posenc-run's wrapper");
+    return llvm::createStringError("the module already defines @" +
+                                   kEntryWrapperName +
+                                   ", the name of posenc-run's wrapper");
   MLIRContext *ctx = module.getContext();
   for (auto func : module.getOps<func::FuncOp>())
     if (!func.isExternal())
@@ -162,7 +167,8 @@ Error buildEntryWrapper(ModuleOp module, func::FuncOp entry,
   func::ReturnOp::create(builder, loc);
 
   if (failed(verify(wrapper)))
-    return makeError("the generated entry wrapper does not verify");
+    return llvm::createStringError(
+        "the generated entry wrapper does not verify");
   return Error::success();
 }
 

@@ -20,13 +20,8 @@
 using namespace mlir;
 using llvm::Error;
 using llvm::Expected;
-using llvm::Twine;
 
 namespace mlir::posenc::run {
-
-static Error makeError(const Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
 
 EntryCall::EntryCall(PackedEntryFn fn, llvm::ArrayRef<BufferRef> buffers)
     : fn(fn) {
@@ -147,13 +142,15 @@ getRuntimeLibraries(ModuleOp lowered, bool needOpenMP,
   if (needOpenMP || usesOpenMP(lowered)) {
     std::string omp = libDir + "/libomp.so";
     if (!llvm::sys::fs::exists(omp))
-      return makeError("the module needs OpenMP but '" + omp +
-                       "' does not exist (install libomp-22-dev)");
+      return llvm::createStringError(
+          "the module needs OpenMP but '" + omp +
+          "' does not exist (install libomp-22-dev)");
     libs.push_back(omp);
   }
   for (const std::string &lib : extraLibs) {
     if (!llvm::sys::fs::exists(lib))
-      return makeError("shared library '" + lib + "' does not exist");
+      return llvm::createStringError("shared library '" + lib +
+                                     "' does not exist");
     libs.push_back(lib);
   }
   return libs;
@@ -178,10 +175,11 @@ static Error checkTranslatable(ModuleOp lowered) {
   if (auto loc = dyn_cast<FileLineColLoc>(untranslatable->getLoc()))
     os << " (" << loc.getFilename().getValue() << ":" << loc.getLine() << ":"
        << loc.getColumn() << ")";
-  return makeError("the lowered module still contains '" +
-                   untranslatable->getName().getStringRef() + "'" + where +
-                   ", which has no translation to LLVM IR; the pipeline must "
-                   "lower everything to the llvm dialect (see --dump-ir)");
+  return llvm::createStringError(
+      "the lowered module still contains '" +
+      untranslatable->getName().getStringRef() + "'" + where +
+      ", which has no translation to LLVM IR; the pipeline must "
+      "lower everything to the llvm dialect (see --dump-ir)");
 }
 
 Expected<JitEntry> jitCompile(ModuleOp lowered, bool needOpenMP,
@@ -220,7 +218,8 @@ Expected<JitEntry> jitCompile(ModuleOp lowered, bool needOpenMP,
     std::error_code ec;
     dump = std::make_shared<llvm::raw_fd_ostream>(dumpLLVMPath, ec);
     if (ec)
-      return makeError("cannot write '" + dumpLLVMPath + "': " + ec.message());
+      return llvm::createStringError("cannot write '" + dumpLLVMPath +
+                                     "': " + ec.message());
   }
   auto transformer = [optimize, dump](llvm::Module *module) -> Error {
     if (Error err = optimize(module))
@@ -241,8 +240,8 @@ Expected<JitEntry> jitCompile(ModuleOp lowered, bool needOpenMP,
   Expected<std::unique_ptr<ExecutionEngine>> engine =
       ExecutionEngine::create(lowered, options, std::move(*tm));
   if (!engine)
-    return makeError("cannot JIT-compile the lowered module: " +
-                     toString(engine.takeError()));
+    return llvm::createStringError("cannot JIT-compile the lowered module: " +
+                                   toString(engine.takeError()));
   // Before anything is materialized (initialize() runs global constructors).
   (*engine)->registerSymbols(getCheckedAllocators);
   (*engine)->initialize();
@@ -251,9 +250,10 @@ Expected<JitEntry> jitCompile(ModuleOp lowered, bool needOpenMP,
   Expected<void (*)(void **)> fn = (*engine)->lookupPacked(name);
   if (!fn) {
     llvm::consumeError(fn.takeError());
-    return makeError("the lowered module has no " + name +
-                     "; the pipeline must keep llvm.emit_c_interface (for "
-                     "example convert-func-to-llvm or convert-to-llvm)");
+    return llvm::createStringError(
+        "the lowered module has no " + name +
+        "; the pipeline must keep llvm.emit_c_interface (for "
+        "example convert-func-to-llvm or convert-to-llvm)");
   }
   return JitEntry{std::move(*engine), *fn};
 }

@@ -25,10 +25,6 @@ namespace mlir::posenc::run {
 
 static constexpr StringLiteral kMagic("\x93NUMPY");
 
-static Error makeError(const Twine &message) {
-  return createStringError(inconvertibleErrorCode(), message);
-}
-
 /// Header text quoted in an error message, non-printable bytes escaped.
 static std::string escaped(StringRef text) {
   std::string result;
@@ -55,14 +51,15 @@ Expected<uint64_t> getCheckedByteSize(ArrayRef<int64_t> shape,
   uint64_t bytes = elementSize;
   for (int64_t dim : shape) {
     if (dim < 0)
-      return makeError("negative dimension in shape " + formatNpyShape(shape));
+      return createStringError("negative dimension in shape " +
+                               formatNpyShape(shape));
     bool overflow = false;
     bytes = SaturatingMultiply(bytes, static_cast<uint64_t>(dim), &overflow);
     if (overflow || bytes > limit)
-      return makeError("shape " + formatNpyShape(shape) + " with " +
-                       Twine(elementSize) +
-                       "-byte elements is too large: its byte size "
-                       "overflows 63 bits");
+      return createStringError("shape " + formatNpyShape(shape) + " with " +
+                               Twine(elementSize) +
+                               "-byte elements is too large: its byte size "
+                               "overflows 63 bits");
   }
   return bytes;
 }
@@ -85,8 +82,9 @@ private:
   Error expect(StringRef token, StringRef where) {
     if (consume(token))
       return Error::success();
-    return makeError("malformed header: expected '" + token + "' " + where +
-                     ", found '" + escaped(rest.take_front(16)) + "'");
+    return createStringError("malformed header: expected '" + token + "' " +
+                             where + ", found '" +
+                             escaped(rest.take_front(16)) + "'");
   }
   Expected<std::string> parseString(StringRef where);
   Expected<bool> parseBool();
@@ -100,14 +98,15 @@ private:
 Expected<std::string> HeaderParser::parseString(StringRef where) {
   skipSpace();
   if (rest.empty() || (rest.front() != '\'' && rest.front() != '"'))
-    return makeError("malformed header: expected a string " + where);
+    return createStringError("malformed header: expected a string " + where);
   char quote = rest.front();
   size_t end = rest.find(quote, 1);
   if (end == StringRef::npos)
-    return makeError("malformed header: unterminated string " + where);
+    return createStringError("malformed header: unterminated string " + where);
   StringRef value = rest.slice(1, end);
   if (value.contains('\\'))
-    return makeError("malformed header: escapes in strings are not supported");
+    return createStringError(
+        "malformed header: escapes in strings are not supported");
   rest = rest.drop_front(end + 1);
   return value.str();
 }
@@ -117,7 +116,8 @@ Expected<bool> HeaderParser::parseBool() {
     return true;
   if (consume("False"))
     return false;
-  return makeError("malformed header: 'fortran_order' must be True or False");
+  return createStringError(
+      "malformed header: 'fortran_order' must be True or False");
 }
 
 Expected<SmallVector<int64_t>> HeaderParser::parseShape() {
@@ -128,13 +128,15 @@ Expected<SmallVector<int64_t>> HeaderParser::parseShape() {
     skipSpace();
     StringRef digits = rest.take_while(isDigit);
     if (digits.empty())
-      return makeError("malformed header: expected a non-negative integer in "
-                       "'shape', found '" +
-                       escaped(rest.take_front(16)) + "'");
+      return createStringError(
+          "malformed header: expected a non-negative integer in "
+          "'shape', found '" +
+          escaped(rest.take_front(16)) + "'");
     uint64_t dim = 0;
     if (digits.getAsInteger(10, dim) ||
         dim > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-      return makeError("dimension " + digits + " in 'shape' is too large");
+      return createStringError("dimension " + digits +
+                               " in 'shape' is too large");
     shape.push_back(static_cast<int64_t>(dim));
     rest = rest.drop_front(digits.size());
     rest.consume_front("L"); // Python 2 longs, written by old numpy.
@@ -150,24 +152,24 @@ Expected<SmallVector<int64_t>> HeaderParser::parseShape() {
 Error HeaderParser::parseDescr(NpyHeader &header) {
   skipSpace();
   if (rest.starts_with("["))
-    return makeError("structured dtypes are not supported");
+    return createStringError("structured dtypes are not supported");
   Expected<std::string> descr = parseString("for 'descr'");
   if (!descr)
     return descr.takeError();
   StringRef text = *descr;
   if (text.size() >= 2 && text[1] == 'O')
-    return makeError("object arrays are not supported");
+    return createStringError("object arrays are not supported");
   uint64_t size = 0;
   if (text.size() < 3 || !StringRef("<>=|").contains(text[0]) ||
       !isAlpha(text[1]) || text.drop_front(2).getAsInteger(10, size) ||
       size == 0 || size > 64)
-    return makeError("unsupported dtype '" + escaped(text) + "'");
+    return createStringError("unsupported dtype '" + escaped(text) + "'");
   char order = text[0];
   char kind = text[1];
   if (order == '>' && size > 1)
-    return makeError("big-endian dtype '" + text +
-                     "' is not supported; save the array with a "
-                     "little-endian dtype");
+    return createStringError("big-endian dtype '" + text +
+                             "' is not supported; save the array with a "
+                             "little-endian dtype");
   // numpy spells native order '=' and byte-order-free types '|'; this host
   // is little-endian, so both compare equal to '<' forms below.
   if (size > 1)
@@ -199,8 +201,9 @@ Error HeaderParser::parse(NpyHeader &header) {
       if (!fortran)
         return fortran.takeError();
       if (*fortran)
-        return makeError("Fortran-order arrays are not supported; save a "
-                         "C-contiguous array (np.ascontiguousarray)");
+        return createStringError(
+            "Fortran-order arrays are not supported; save a "
+            "C-contiguous array (np.ascontiguousarray)");
     } else if (*key == "shape" && !seenShape) {
       seenShape = true;
       Expected<SmallVector<int64_t>> shape = parseShape();
@@ -208,8 +211,9 @@ Error HeaderParser::parse(NpyHeader &header) {
         return shape.takeError();
       header.shape = std::move(*shape);
     } else {
-      return makeError("malformed header: unexpected or repeated key '" +
-                       escaped(*key) + "'");
+      return createStringError(
+          "malformed header: unexpected or repeated key '" + escaped(*key) +
+          "'");
     }
     if (!consume(",")) {
       if (Error err = expect("}", "to close the header"))
@@ -219,44 +223,47 @@ Error HeaderParser::parse(NpyHeader &header) {
   }
   skipSpace();
   if (!rest.empty())
-    return makeError("malformed header: trailing characters after the dict");
+    return createStringError(
+        "malformed header: trailing characters after the dict");
   if (!seenDescr || !seenOrder || !seenShape)
-    return makeError(Twine("malformed header: missing key '") +
-                     (!seenDescr   ? "descr"
-                      : !seenOrder ? "fortran_order"
-                                   : "shape") +
-                     "'");
+    return createStringError(Twine("malformed header: missing key '") +
+                             (!seenDescr   ? "descr"
+                              : !seenOrder ? "fortran_order"
+                                           : "shape") +
+                             "'");
   return Error::success();
 }
 
 Expected<NpyHeader> parseNpyHeader(StringRef file) {
   // A file shorter than the magic string is truncated if it is a prefix of it.
   if (!kMagic.starts_with(file.take_front(kMagic.size())))
-    return makeError("not a .npy file (bad magic string)");
+    return createStringError("not a .npy file (bad magic string)");
   if (file.size() < kMagic.size() + 2)
-    return makeError("truncated header: the file has only " +
-                     Twine(file.size()) + " bytes");
+    return createStringError("truncated header: the file has only " +
+                             Twine(file.size()) + " bytes");
   unsigned major = static_cast<uint8_t>(file[6]);
   unsigned minor = static_cast<uint8_t>(file[7]);
   if (major < 1 || major > 3 || minor != 0)
-    return makeError("unsupported .npy format version " + Twine(major) + "." +
-                     Twine(minor) + " (supported: 1.0, 2.0, 3.0)");
+    return createStringError("unsupported .npy format version " + Twine(major) +
+                             "." + Twine(minor) +
+                             " (supported: 1.0, 2.0, 3.0)");
   uint64_t lengthBytes = major == 1 ? 2 : 4;
   uint64_t preamble = kMagic.size() + 2 + lengthBytes;
   if (file.size() < preamble)
-    return makeError("truncated header: the file has only " +
-                     Twine(file.size()) + " bytes");
+    return createStringError("truncated header: the file has only " +
+                             Twine(file.size()) + " bytes");
   const char *lengthPtr = file.data() + kMagic.size() + 2;
   uint64_t headerLength = major == 1 ? support::endian::read16le(lengthPtr)
                                      : support::endian::read32le(lengthPtr);
   if (headerLength > kNpyMaxHeaderSize)
-    return makeError("header length " + Twine(headerLength) +
-                     " exceeds the limit of " + Twine(kNpyMaxHeaderSize) +
-                     " bytes");
+    return createStringError("header length " + Twine(headerLength) +
+                             " exceeds the limit of " +
+                             Twine(kNpyMaxHeaderSize) + " bytes");
   if (file.size() - preamble < headerLength)
-    return makeError("truncated header: it declares " + Twine(headerLength) +
-                     " bytes but the file has only " +
-                     Twine(file.size() - preamble) + " after the preamble");
+    return createStringError(
+        "truncated header: it declares " + Twine(headerLength) +
+        " bytes but the file has only " + Twine(file.size() - preamble) +
+        " after the preamble");
 
   NpyHeader header;
   HeaderParser parser(file.substr(preamble, headerLength));
@@ -282,7 +289,7 @@ static Expected<size_t> readFully(int file, MutableArrayRef<char> out) {
 
 Expected<NpyReader> NpyReader::open(StringRef path) {
   auto cannotRead = [&](const Twine &reason) {
-    return makeError("cannot read '" + path + "': " + reason);
+    return createStringError("cannot read '" + path + "': " + reason);
   };
   Expected<sys::fs::file_t> opened = sys::fs::openNativeFileForRead(path);
   if (!opened)
@@ -306,11 +313,11 @@ Expected<NpyReader> NpyReader::open(StringRef path) {
   head.resize(*read);
   Expected<NpyHeader> header = parseNpyHeader(head);
   if (!header)
-    return makeError(path + ": " + toString(header.takeError()));
+    return createStringError(path + ": " + toString(header.takeError()));
   Expected<uint64_t> bytes =
       getCheckedByteSize(header->shape, header->elementSize);
   if (!bytes)
-    return makeError(path + ": " + toString(bytes.takeError()));
+    return createStringError(path + ": " + toString(bytes.takeError()));
   reader.header = std::move(*header);
   reader.dataSize = *bytes;
   reader.prefetched = head.substr(reader.header.dataOffset);
@@ -338,10 +345,10 @@ NpyReader::~NpyReader() {
 }
 
 Error NpyReader::dataSizeError(bool truncated, StringRef found) const {
-  return makeError(path + ": " + (truncated ? "truncated data" : "extra data") +
-                   ": shape " + formatNpyShape(header.shape) + " of '" +
-                   header.descr + "' needs " + Twine(dataSize) +
-                   " bytes, the file has " + found);
+  return createStringError(
+      path + ": " + (truncated ? "truncated data" : "extra data") + ": shape " +
+      formatNpyShape(header.shape) + " of '" + header.descr + "' needs " +
+      Twine(dataSize) + " bytes, the file has " + found);
 }
 
 Error NpyReader::readData(MutableArrayRef<char> out) {
@@ -354,8 +361,8 @@ Error NpyReader::readData(MutableArrayRef<char> out) {
   llvm::copy(prefetched, out.begin());
   Expected<size_t> read = readFully(file, out.drop_front(prefetched.size()));
   if (!read)
-    return makeError("cannot read '" + path +
-                     "': " + toString(read.takeError()));
+    return createStringError("cannot read '" + path +
+                             "': " + toString(read.takeError()));
   uint64_t total = prefetched.size() + *read;
   if (total < dataSize)
     return dataSizeError(/*truncated=*/true, std::to_string(total));
@@ -363,8 +370,8 @@ Error NpyReader::readData(MutableArrayRef<char> out) {
   char extra;
   Expected<size_t> more = readFully(file, MutableArrayRef<char>(&extra, 1));
   if (!more)
-    return makeError("cannot read '" + path +
-                     "': " + toString(more.takeError()));
+    return createStringError("cannot read '" + path +
+                             "': " + toString(more.takeError()));
   if (*more)
     return dataSizeError(/*truncated=*/false,
                          "more than " + std::to_string(dataSize));
@@ -388,7 +395,7 @@ Error writeNpy(StringRef path, StringRef descr, ArrayRef<int64_t> shape,
   std::error_code ec;
   raw_fd_ostream os(path, ec, sys::fs::OF_None);
   if (ec)
-    return makeError("cannot write '" + path + "': " + ec.message());
+    return createStringError("cannot write '" + path + "': " + ec.message());
   char lengthBytes[4];
   os << kMagic;
   if (preamble == kMagic.size() + 4) {
@@ -406,7 +413,8 @@ Error writeNpy(StringRef path, StringRef descr, ArrayRef<int64_t> shape,
   if (os.has_error()) {
     std::error_code writeError = os.error();
     os.clear_error();
-    return makeError("cannot write '" + path + "': " + writeError.message());
+    return createStringError("cannot write '" + path +
+                             "': " + writeError.message());
   }
   return Error::success();
 }

@@ -132,10 +132,6 @@ static cl::list<std::string>
                cl::desc("Extra shared libraries for the JIT"),
                cl::value_desc("path,path,..."), cl::cat(runCategory));
 
-static Error makeError(const Twine &message) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
-}
-
 /// "1 argument", "2 arguments".
 static std::string pluralize(size_t n, StringRef noun) {
   return std::to_string(n) + " " + noun.str() + (n == 1 ? "" : "s");
@@ -161,11 +157,12 @@ parseIndexedPath(StringRef flag, StringRef spec, unsigned size, StringRef what,
   auto [indexText, path] = spec.split('=');
   unsigned index = 0;
   if (!spec.contains('=') || path.empty() || indexText.getAsInteger(10, index))
-    return makeError("invalid --" + flag + "=" + spec + ": expected IDX=PATH");
+    return llvm::createStringError("invalid --" + flag + "=" + spec +
+                                   ": expected IDX=PATH");
   if (index >= size)
-    return makeError("--" + flag + "=" + spec + ": @" + entry + " has no " +
-                     what + " " + Twine(index) + " (it has " +
-                     pluralize(size, what) + ")");
+    return llvm::createStringError("--" + flag + "=" + spec + ": @" + entry +
+                                   " has no " + what + " " + Twine(index) +
+                                   " (it has " + pluralize(size, what) + ")");
   return std::make_pair(index, path.str());
 }
 
@@ -175,14 +172,14 @@ getInputPaths(const EntrySignature &signature) {
   unsigned numInputs = signature.inputs.size();
   SmallVector<std::string> paths(numInputs);
   if (!inputList.empty() && !inputSpecs.empty())
-    return makeError("use either --inputs or --input, not both");
+    return llvm::createStringError("use either --inputs or --input, not both");
   if (!inputList.empty()) {
     if (inputList.size() != numInputs)
-      return makeError(
+      return llvm::createStringError(
           "@" + signature.name + " takes " + pluralize(numInputs, "argument") +
           " but --inputs names " + pluralize(inputList.size(), "file"));
     if (llvm::is_contained(inputList, ""))
-      return makeError("--inputs has an empty path");
+      return llvm::createStringError("--inputs has an empty path");
     llvm::copy(inputList, paths.begin());
   }
   for (const std::string &spec : inputSpecs) {
@@ -192,7 +189,8 @@ getInputPaths(const EntrySignature &signature) {
       return parsed.takeError();
     auto &[index, path] = *parsed;
     if (!paths[index].empty())
-      return makeError("argument " + Twine(index) + " is given twice");
+      return llvm::createStringError("argument " + Twine(index) +
+                                     " is given twice");
     paths[index] = path;
   }
   return paths;
@@ -234,20 +232,23 @@ static Expected<HostBuffer> loadInput(const EntrySignature &signature,
     const NpyHeader &header = opened->getHeader();
     StringRef expected = getNpyDescr(spec.dtype);
     if (header.descr != expected)
-      return makeError(path + ": dtype '" + header.descr + "' does not match " +
-                       what + ", which needs '" + expected + "'" +
-                       (spec.dtype == DType::BF16
-                            ? " (bf16 is stored as raw bits, np.uint16)"
-                            : ""));
+      return llvm::createStringError(
+          path + ": dtype '" + header.descr + "' does not match " + what +
+          ", which needs '" + expected + "'" +
+          (spec.dtype == DType::BF16
+               ? " (bf16 is stored as raw bits, np.uint16)"
+               : ""));
     if (ArrayRef<int64_t>(header.shape) != spec.type.getShape())
-      return makeError(path + ": shape " + formatNpyShape(header.shape) +
-                       " does not match " + what + ", which needs " +
-                       formatNpyShape(spec.type.getShape()));
+      return llvm::createStringError(
+          path + ": shape " + formatNpyShape(header.shape) +
+          " does not match " + what + ", which needs " +
+          formatNpyShape(spec.type.getShape()));
     reader.emplace(std::move(*opened));
   } else if (!isFloat(spec.dtype) &&
              intMax >
                  (spec.dtype == DType::I32 ? (1ull << 31) : (1ull << 63))) {
-    return makeError("--int-max=" + Twine(intMax) + " does not fit " + what);
+    return llvm::createStringError("--int-max=" + Twine(intMax) +
+                                   " does not fit " + what);
   }
 
   Expected<HostBuffer> buffer = HostBuffer::allocate(spec.byteSize);
@@ -273,9 +274,9 @@ static Error checkMemory(const EntrySignature &signature) {
     total = llvm::SaturatingAdd(total, spec.byteSize);
   uint64_t physical = getPhysicalMemorySize();
   if (physical && total > physical)
-    return makeError("the buffers of @" + signature.name + " need " +
-                     Twine(total) + " bytes, more than the machine's " +
-                     Twine(physical));
+    return llvm::createStringError(
+        "the buffers of @" + signature.name + " need " + Twine(total) +
+        " bytes, more than the machine's " + Twine(physical));
   return Error::success();
 }
 
@@ -402,7 +403,8 @@ writeOutputs(ArrayRef<RunnerTensor> outputs,
              ArrayRef<std::pair<unsigned, std::string>> outputPaths) {
   if (!outputsDir.empty())
     if (std::error_code ec = llvm::sys::fs::create_directories(outputsDir))
-      return makeError("cannot create '" + outputsDir + "': " + ec.message());
+      return llvm::createStringError("cannot create '" + outputsDir +
+                                     "': " + ec.message());
   for (const auto &[index, path] : outputPaths) {
     const RunnerTensor &tensor = outputs[index];
     if (Error err =
@@ -415,11 +417,11 @@ writeOutputs(ArrayRef<RunnerTensor> outputs,
 
 static Error run(MLIRContext &context) {
   if (iterations == 0)
-    return makeError("--iterations must be at least 1");
+    return llvm::createStringError("--iterations must be at least 1");
   if (intMax == 0)
-    return makeError("--int-max must be at least 1");
+    return llvm::createStringError("--int-max must be at least 1");
   if (flops.getNumOccurrences() && !(flops > 0))
-    return makeError("--flops must be positive");
+    return llvm::createStringError("--flops must be positive");
 
   // A regular file is mapped; a pipe or device (/dev/zero) is read up to a
   // cap instead of until memory runs out.
@@ -434,7 +436,7 @@ static Error run(MLIRContext &context) {
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
-    return makeError("cannot parse '" + inputFilename + "'");
+    return llvm::createStringError("cannot parse '" + inputFilename + "'");
 
   Expected<func::FuncOp> entry = findEntry(*module, entryName);
   if (!entry)
