@@ -67,7 +67,8 @@ static void addLoopsAndVectors(OpPassManager &pm,
   pm.addPass(createConvertVectorToSCFPass(transfers));
   pm.addPass(createLowerAffinePass());
   if (options.nontemporalStores)
-    pm.addNestedPass<func::FuncOp>(createPosEncNontemporalStores());
+    pm.addNestedPass<func::FuncOp>(
+        createPosEncNontemporalStores(options.getNontemporalStoresOptions()));
 }
 
 static void addLLVMLowering(OpPassManager &pm) {

@@ -17,6 +17,7 @@
 #include "ToolSupport.h"
 
 #include "posenc/InitPosEnc.h"
+#include "posenc/Pipelines/HostCPU.h"
 
 #include <csignal>
 #include <cstdio>
@@ -116,6 +117,11 @@ static cl::opt<bool>
            cl::desc("Print the module with its entry wrapper and the lowered "
                     "module to stderr"),
            cl::cat(runCategory));
+static cl::opt<bool> printPipeline(
+    "print-pipeline",
+    cl::desc("Print the host CPU and the pass pipeline posenc-run would use "
+             "(the default one with its host-tuned options), then exit"),
+    cl::cat(runCategory));
 static cl::opt<std::string>
     dumpLLVM("dump-llvm",
              cl::desc("Write the optimized LLVM IR that the JIT compiles to "
@@ -313,6 +319,19 @@ allocateTensors(const EntrySignature &signature,
   return tensors;
 }
 
+/// --pipeline, or the default pipeline with the options of this host
+/// spelled out, so that the run can be reproduced elsewhere.
+static std::string getPipeline() {
+  if (!pipelineOpt.empty())
+    return pipelineOpt.getValue();
+  posenc::CPUPipelineOptions options;
+  posenc::setHostDefaults(options, posenc::detectHostCPU());
+  std::string text = kDefaultPipeline.str();
+  llvm::raw_string_ostream os(text);
+  options.print(os);
+  return text;
+}
+
 /// Adds the entry wrapper, runs the pipeline and JIT-compiles the module;
 /// reports how long that took.
 static Expected<JitEntry> compile(ModuleOp module, func::FuncOp entry) {
@@ -320,8 +339,7 @@ static Expected<JitEntry> compile(ModuleOp module, func::FuncOp entry) {
   std::string name = entry.getSymName().str();
   if (Error err = buildEntryWrapper(module, entry, writableInputs))
     return std::move(err);
-  std::string pipeline =
-      pipelineOpt.empty() ? kDefaultPipeline.str() : pipelineOpt.getValue();
+  std::string pipeline = getPipeline();
   if (dumpIR) {
     dumpModule(module, "module with entry wrapper");
     llvm::errs() << "// posenc-run pipeline: " << pipeline << "\n";
@@ -518,6 +536,15 @@ static int posencRunMain(int argc, char **argv) {
         << "--threads must be in [1, " << kMaxThreads << "], got " << threads
         << "\n";
     return 1;
+  }
+
+  if (printPipeline) {
+    posenc::HostCPU host = posenc::detectHostCPU();
+    llvm::outs() << "host: " << host.name << ", " << host.vectorBytes * 8
+                 << "-bit vectors, " << host.cacheLineBytes
+                 << "-byte lines, L2 " << host.l2Bytes / 1024 << " KiB\n"
+                 << "pipeline: " << getPipeline() << "\n";
+    return 0;
   }
 
   // libomp reads OMP_NUM_THREADS when the JIT loads it.

@@ -46,11 +46,24 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "stores (posenc-nontemporal-stores)"),
       llvm::cl::init(true)};
 
+  PassOptions::Option<int64_t> nontemporalMinBytes{
+      *this, "nontemporal-min-bytes",
+      llvm::cl::desc("Smallest output (bytes) that is streamed "
+                     "(posenc-nontemporal-stores)"),
+      llvm::cl::init(PosEncNontemporalStoresOptions().minBytes)};
+
   /// The options of the pipeline's posenc-tile-and-vectorize.
   PosEncTileAndVectorizeOptions getTileAndVectorizeOptions() const {
     PosEncTileAndVectorizeOptions options;
     options.vectorWidth = vectorWidth;
     options.blockElements = blockElements;
+    return options;
+  }
+
+  /// The options of the pipeline's posenc-nontemporal-stores.
+  PosEncNontemporalStoresOptions getNontemporalStoresOptions() const {
+    PosEncNontemporalStoresOptions options;
+    options.minBytes = nontemporalMinBytes;
     return options;
   }
 };

@@ -1,0 +1,54 @@
+//===- HostCPU.cpp - posenc-cpu-pipeline defaults for the host ------------===//
+
+#include "posenc/Pipelines/HostCPU.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <algorithm>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::posenc;
+
+/// A sysconf value, 0 when the C library does not know it.
+static int64_t sysconfOrZero([[maybe_unused]] int name) {
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+  long value = sysconf(name);
+  return value > 0 ? value : 0;
+#else
+  return 0;
+#endif
+}
+
+HostCPU mlir::posenc::detectHostCPU() {
+  HostCPU host;
+  host.name = llvm::sys::getHostCPUName().str();
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    host.vectorBytes = 64;
+  else if (features.lookup("avx"))
+    host.vectorBytes = 32;
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+  host.l2Bytes = sysconfOrZero(_SC_LEVEL2_CACHE_SIZE);
+  if (int64_t line = sysconfOrZero(_SC_LEVEL1_DCACHE_LINESIZE))
+    host.cacheLineBytes = line;
+#endif
+  return host;
+}
+
+void mlir::posenc::setHostDefaults(CPUPipelineOptions &options,
+                                   const HostCPU &host) {
+  constexpr int64_t kF32Bytes = 4;
+  options.vectorWidth =
+      std::max(host.cacheLineBytes, host.vectorBytes) / kF32Bytes;
+  // Cache sizes are only trusted when they are plausible powers of two
+  // between 128 KiB and 16 MiB (some VMs report nonsense).
+  int64_t l2 = host.l2Bytes;
+  if (!llvm::isPowerOf2_64(l2) || l2 < (int64_t(128) << 10) ||
+      l2 > (int64_t(16) << 20))
+    return;
+  options.blockElements = l2 / kF32Bytes;
+  options.nontemporalMinBytes = 4 * l2;
+}
