@@ -34,6 +34,9 @@ host_family, host_model, host_isa (avx2 | avx512 | avx512_bf16 | other),
 host_cores.
 
 Usage: run.py [--build build] [--iterations 20] [--threads 1,2] [--seq 4096]
+              [--pipeline TEXT]
+(The posenc pipeline used, posenc-run's host-tuned default unless
+--pipeline is given, is printed under the host line.)
 (--seq only for smoke tests: the issue's shape is 4096 tokens.)
 """
 
@@ -95,6 +98,8 @@ def bench_posenc(args, threads, qpath, kpath, outdir):
     cmd = [os.path.join(args.build, "bin", "posenc-run"), rope_module(os.path.dirname(qpath)),
            f"--inputs={qpath},{kpath}", f"--threads={threads}",
            f"--iterations={args.iterations}", "--warmup=2"]
+    if args.pipeline:
+        cmd.append(f"--pipeline={args.pipeline}")
     if outdir:
         cmd.append(f"--outputs-dir={outdir}")
     out = run(cmd)
@@ -183,6 +188,8 @@ def main():
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--seq", type=int, default=4096)
+    parser.add_argument("--pipeline", default="",
+                        help="posenc-run --pipeline (default: its host-tuned default)")
     args = parser.parse_args()
     global S, BYTES
     S = args.seq
@@ -222,6 +229,9 @@ def main():
               f"{BYTES / 2**20:.0f} MiB moved per call, {args.iterations} iterations")
         host = hostinfo.host(threads=max(threads_list))
         print(hostinfo.describe(host))
+        pipeline = args.pipeline or run([os.path.join(args.build, "bin", "posenc-run"),
+                                         "--print-pipeline"]).splitlines()[-1]
+        print(f"posenc {pipeline.removeprefix('pipeline: ')}")
         for t in threads_list:
             outdir = os.path.join(tmp, f"out{t}")
             ms = {}
