@@ -18,6 +18,7 @@ include(CMakePackageConfigHelpers)
 
 set(POSENC_EXPORTED_LIBRARIES
   PosEncIR
+  PosEncCodegen
   PosEncToLinalg
   PosEncTransforms
   PosEncPipelines

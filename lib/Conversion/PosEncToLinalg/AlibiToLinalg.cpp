@@ -13,43 +13,82 @@
 #include "posenc/IR/PosEncOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace mlir::posenc;
 
-Value mlir::posenc::emitAlibiSlopes(OpBuilder &b, Location loc,
-                                    AlibiSlopesAttr config, int64_t heads) {
-  SmallVector<double> slopes;
-  for (int64_t h = 0; h < heads; ++h)
-    slopes.push_back(alibiSlope(config.getHeadOffset() + h,
-                                config.getNumHeads(), config.getMaxBias()));
-  auto type = RankedTensorType::get({heads}, b.getF32Type());
-  return arith::ConstantOp::create(b, loc, getRoundedElements(type, slopes));
-}
-
-Value mlir::posenc::emitAlibiBias(OpBuilder &b, Location loc, Value slope,
-                                  Value qPos, Value kPos, AlibiForm form) {
-  Type f32 = b.getF32Type();
-  if (form == AlibiForm::key_linear)
-    return arith::MulFOp::create(b, loc, slope,
-                                 arith::SIToFPOp::create(b, loc, f32, kPos));
-  // -m * |q - k|, the distance formed exactly in integers as max(q-k, k-q):
-  // arith lowers n-D vectors to LLVM, math.absi does not.
-  Value distance =
-      arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, qPos, kPos),
-                             arith::SubIOp::create(b, loc, kPos, qPos));
-  return arith::NegFOp::create(
-      b, loc,
-      arith::MulFOp::create(b, loc, slope,
-                            arith::SIToFPOp::create(b, loc, f32, distance)));
-}
-
 namespace {
+
+/// Extents of the result [B?, H, Sq, Sk], dynamic ones read from the
+/// operands (the verifier guarantees one has them).
+SmallVector<OpFoldResult> getResultSizes(OpBuilder &b, Location loc,
+                                         AlibiOp op) {
+  RankedTensorType type = op.getResult().getType();
+  int64_t rank = type.getRank();
+  auto extent = [&](int64_t d, Value source, int64_t sourceDim) {
+    if (!type.isDynamicDim(d))
+      return OpFoldResult(b.getIndexAttr(type.getDimSize(d)));
+    return tensor::getMixedSize(b, loc, source, sourceDim);
+  };
+  Value qp = op.getQPositions(), kp = op.getKPositions();
+  auto rankOf = [](Value v) {
+    return v ? cast<RankedTensorType>(v.getType()).getRank() : 0;
+  };
+  SmallVector<OpFoldResult> sizes;
+  if (rank == 4)
+    sizes.push_back(extent(0, rankOf(qp) == 2 ? qp : kp, 0));
+  sizes.push_back(extent(rank - 3, op.getSlopes(), 0));
+  sizes.push_back(extent(rank - 2, qp, rankOf(qp) - 1));
+  sizes.push_back(extent(rank - 1, kp, rankOf(kp) - 1));
+  return sizes;
+}
+
+/// The i64 shift of default query positions (null with q_positions or
+/// top_left alignment).
+Value emitQueryShift(OpBuilder &b, Location loc, AlibiOp op,
+                     ArrayRef<OpFoldResult> sizes) {
+  if (op.getQPositions())
+    return Value();
+  Value shift = emitQueryShift(b, loc, op.getAlignment(),
+                               sizes[sizes.size() - 2], sizes.back());
+  return shift ? toI64(b, loc, shift) : Value();
+}
+
+/// The bias generic over [B?, H, Sq, Sk]: slope of the head, positions of
+/// the query and key from the operands or the indices.
+Value emitBias(OpBuilder &b, Location loc, AlibiOp op, Value slopes,
+               Value qShift, ArrayRef<OpFoldResult> sizes) {
+  MLIRContext *ctx = b.getContext();
+  RankedTensorType type = op.getResult().getType();
+  int64_t rank = type.getRank();
+  int64_t hDim = rank - 3, qDim = rank - 2, kDim = rank - 1;
+  GenericInputs inputs;
+  inputs.add(slopes,
+             AffineMap::get(rank, 0, {getAffineDimExpr(hDim, ctx)}, ctx));
+  int qArg = inputs.addPositions(op.getQPositions(), rank, qDim);
+  int kArg = inputs.addPositions(op.getKPositions(), rank, kDim);
+
+  Type elementType = type.getElementType();
+  Value init = emptyLike(b, loc, sizes, elementType);
+  AlibiForm form = op.getForm();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, inputs.values, ValueRange{init},
+             inputs.mapsWith({b.getMultiDimIdentityMap(rank)}),
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value qPos = emitLoopPosition(nb, nloc, getArgOrNull(args, qArg),
+                                             qDim, qShift);
+               Value kPos = emitLoopPosition(nb, nloc, getArgOrNull(args, kArg),
+                                             kDim, Value());
+               Value bias = emitAlibiBias(nb, nloc, args[0], qPos, kPos, form);
+               linalg::YieldOp::create(nb, nloc,
+                                       castFloat(nb, nloc, bias, elementType));
+             })
+      .getResult(0);
+}
 
 struct LowerAlibi : OpRewritePattern<AlibiOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -57,95 +96,19 @@ struct LowerAlibi : OpRewritePattern<AlibiOp> {
   LogicalResult matchAndRewrite(AlibiOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
-    auto type = op.getResult().getType();
-    int64_t rank = type.getRank();
-    bool batched = rank == 4;
-    int64_t hDim = rank - 3, qDim = rank - 2, kDim = rank - 1;
-    if (!op.getSlopes() && type.getDimSize(hDim) > kMaxConstantElements)
+    RankedTensorType type = op.getResult().getType();
+    int64_t heads = type.getDimSize(type.getRank() - 3);
+    if (!op.getSlopes() && heads > kMaxConstantElements)
       return op.emitOpError("ALiBi slopes of ")
-             << type.getDimSize(hDim) << " heads exceed the "
-             << kMaxConstantElements
+             << heads << " heads exceed the " << kMaxConstantElements
              << " the lowering materializes as a constant; pass a slopes "
                 "tensor";
-
-    // Result extents, dynamic ones read from the operands (see verifier).
-    SmallVector<OpFoldResult> sizes;
-    auto dimOf = [&](Value v, int64_t d) {
-      return tensor::getMixedSize(rewriter, loc, v, d);
-    };
-    auto extent = [&](int64_t d, Value source, int64_t sourceDim) {
-      if (!type.isDynamicDim(d))
-        return OpFoldResult(rewriter.getIndexAttr(type.getDimSize(d)));
-      return dimOf(source, sourceDim);
-    };
-    Value qp = op.getQPositions(), kp = op.getKPositions();
-    auto rankOf = [](Value v) {
-      return v ? cast<RankedTensorType>(v.getType()).getRank() : 0;
-    };
-    if (batched)
-      sizes.push_back(extent(0, rankOf(qp) == 2 ? qp : kp, 0));
-    sizes.push_back(extent(hDim, op.getSlopes(), 0));
-    sizes.push_back(extent(qDim, qp, rankOf(qp) - 1));
-    sizes.push_back(extent(kDim, kp, rankOf(kp) - 1));
-
+    SmallVector<OpFoldResult> sizes = getResultSizes(rewriter, loc, op);
     Value slopes = op.getSlopes();
     if (!slopes)
-      slopes = emitAlibiSlopes(rewriter, loc, op.getConfigAttr(),
-                               type.getDimSize(hDim));
-
-    SmallVector<Value> inputs{slopes};
-    SmallVector<AffineMap> maps{
-        AffineMap::get(rank, 0, {getAffineDimExpr(hDim, ctx)}, ctx)};
-    auto positionMap = [&](Value positions, int64_t tokenDim) {
-      SmallVector<AffineExpr> exprs;
-      if (rankOf(positions) == 2)
-        exprs.push_back(getAffineDimExpr(0, ctx));
-      exprs.push_back(getAffineDimExpr(tokenDim, ctx));
-      return AffineMap::get(rank, 0, exprs, ctx);
-    };
-    if (qp) {
-      inputs.push_back(qp);
-      maps.push_back(positionMap(qp, qDim));
-    }
-    if (kp) {
-      inputs.push_back(kp);
-      maps.push_back(positionMap(kp, kDim));
-    }
-    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
-
-    // Bottom-right alignment: query row i sits at key position i + Sk - Sq.
-    Value qShift;
-    if (!qp && op.getAlignment() == Alignment::bottom_right) {
-      Value sq = getValueOrCreateConstantIndexOp(rewriter, loc, sizes[qDim]);
-      Value sk = getValueOrCreateConstantIndexOp(rewriter, loc, sizes[kDim]);
-      qShift = toI64(rewriter, loc,
-                     rewriter.createOrFold<arith::SubIOp>(loc, sk, sq));
-    }
-
-    Type elementType = type.getElementType();
-    Value init = emptyLike(rewriter, loc, sizes, elementType);
-    AlibiForm form = op.getForm();
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, inputs, ValueRange{init}, maps,
-        parallelIterators(rank),
-        [&](OpBuilder &b, Location nloc, ValueRange args) {
-          unsigned next = 1;
-          Value qPos, kPos;
-          if (qp) {
-            qPos = toI64(b, nloc, args[next++]);
-          } else {
-            qPos = toI64(b, nloc, linalg::IndexOp::create(b, nloc, qDim));
-            if (qShift)
-              qPos = arith::AddIOp::create(b, nloc, qPos, qShift);
-          }
-          kPos = kp ? toI64(b, nloc, args[next++])
-                    : toI64(b, nloc, linalg::IndexOp::create(b, nloc, kDim));
-          Value bias = emitAlibiBias(b, nloc, args[0], qPos, kPos, form);
-          linalg::YieldOp::create(b, nloc,
-                                  castFloat(b, nloc, bias, elementType));
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
+      slopes = emitAlibiSlopes(rewriter, loc, op.getConfigAttr(), heads);
+    Value qShift = emitQueryShift(rewriter, loc, op, sizes);
+    rewriter.replaceOp(op, emitBias(rewriter, loc, op, slopes, qShift, sizes));
     return success();
   }
 };

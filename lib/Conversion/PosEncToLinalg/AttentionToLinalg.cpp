@@ -21,7 +21,6 @@
 #include "posenc/IR/PosEncOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -154,42 +153,23 @@ Value emitLogits(OpBuilder &b, Location loc, AttentionOp op, Value scores,
                  const GroupedShapes &shapes) {
   MLIRContext *ctx = b.getContext();
   auto scoreType = cast<RankedTensorType>(scores.getType());
-  SmallVector<Value> inputs{scores};
-  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(5)};
-  auto addInput = [&](Value value, AffineMap map) -> int {
-    if (!value)
-      return -1;
-    inputs.push_back(value);
-    maps.push_back(map);
-    return inputs.size() - 1;
-  };
-  auto positionMap = [&](Value positions, unsigned token) {
-    if (cast<RankedTensorType>(positions.getType()).getRank() == 2)
-      return mapOf(ctx, 5, {kB, token});
-    return mapOf(ctx, 5, {token});
-  };
-  Value qPositions = op.getQPositions(), kPositions = op.getKPositions();
-  int slopeArg = addInput(groupedSlopes, mapOf(ctx, 5, {kH, kG}));
-  int qArg = addInput(qPositions,
-                      qPositions ? positionMap(qPositions, kI) : AffineMap());
-  int kArg = addInput(kPositions,
-                      kPositions ? positionMap(kPositions, kJ) : AffineMap());
-  maps.push_back(b.getMultiDimIdentityMap(5));
+  GenericInputs inputs;
+  inputs.add(scores, b.getMultiDimIdentityMap(5));
+  int slopeArg = inputs.add(groupedSlopes, mapOf(ctx, 5, {kH, kG}));
+  int qArg = inputs.addPositions(op.getQPositions(), 5, kI);
+  int kArg = inputs.addPositions(op.getKPositions(), 5, kJ);
 
   Value scale = f32Const(b, loc, static_cast<float>(op.getScaleOrDefault()));
+  // The shift applies to default query positions only (it is null with
+  // q_positions).
   Value qShift64 = qShift ? toI64(b, loc, qShift) : Value();
   bool causal = op.getCausal();
   AlibiForm form = op.getAlibiForm();
   auto body = [&](OpBuilder &nb, Location nloc, ValueRange args) {
-    auto position = [&](int arg, unsigned dim) {
-      return toI64(nb, nloc,
-                   arg >= 0 ? args[arg]
-                            : linalg::IndexOp::create(nb, nloc, dim));
-    };
-    Value qPos = position(qArg, kI);
-    if (qArg < 0 && qShift64)
-      qPos = arith::AddIOp::create(nb, nloc, qPos, qShift64);
-    Value kPos = position(kArg, kJ);
+    Value qPos =
+        emitLoopPosition(nb, nloc, getArgOrNull(args, qArg), kI, qShift64);
+    Value kPos =
+        emitLoopPosition(nb, nloc, getArgOrNull(args, kArg), kJ, Value());
     Value logit = arith::MulFOp::create(nb, nloc, args[0], scale);
     if (slopeArg >= 0)
       logit = arith::AddFOp::create(
@@ -204,8 +184,9 @@ Value emitLogits(OpBuilder &b, Location loc, AttentionOp op, Value scores,
     linalg::YieldOp::create(nb, nloc, logit);
   };
   return linalg::GenericOp::create(
-             b, loc, TypeRange{scoreType}, inputs,
-             ValueRange{emptyLike(b, loc, shapes.scores, b.getF32Type())}, maps,
+             b, loc, TypeRange{scoreType}, inputs.values,
+             ValueRange{emptyLike(b, loc, shapes.scores, b.getF32Type())},
+             inputs.mapsWith({b.getMultiDimIdentityMap(5)}),
              parallelIterators(5), body)
       .getResult(0);
 }
@@ -309,6 +290,36 @@ Value emitMergedOutput(OpBuilder &b, Location loc, Value acc, Type elementType,
       b, loc, out, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
 }
 
+/// The grouped shapes of `op` with `kvHeads` kv heads of `group` query heads.
+GroupedShapes getGroupedShapes(OpBuilder &b, Location loc, AttentionOp op,
+                               int64_t kvHeads, int64_t group) {
+  SmallVector<OpFoldResult> qSizes = getSizes(b, loc, op.getQuery());
+  SmallVector<OpFoldResult> kSizes = getSizes(b, loc, op.getKey());
+  SmallVector<OpFoldResult> vSizes = getSizes(b, loc, op.getValue());
+  OpFoldResult hkv = b.getIndexAttr(kvHeads), g = b.getIndexAttr(group);
+  GroupedShapes shapes;
+  shapes.rows = {qSizes[0], hkv, g, qSizes[2]};
+  shapes.scores = {qSizes[0], hkv, g, qSizes[2], kSizes[2]};
+  shapes.out = {qSizes[0], hkv, g, qSizes[2], vSizes[3]};
+  return shapes;
+}
+
+/// q and k rotated by posenc.rotary (lowered by its own pattern); default
+/// query positions are shifted by `qShift` (index, may be null).
+std::pair<Value, Value> emitRope(OpBuilder &b, Location loc, AttentionOp op,
+                                 RopeAttr rope, Value qShift) {
+  auto rotate = [&](Value x, Value positions, Value offset) -> Value {
+    return RotaryOp::create(
+        b, loc, x.getType(), x, op.getInvFreq(), Value(), Value(), positions,
+        offset, op.getAttentionFactor(), rope.getLayout(), rope.getRotaryDim(),
+        IntegerAttr(), DenseI64ArrayAttr(), MRopeLayoutAttr());
+  };
+  Value qPositions = op.getQPositions();
+  Value q = rotate(op.getQuery(), qPositions, qPositions ? Value() : qShift);
+  Value k = rotate(op.getKey(), op.getKPositions(), Value());
+  return {q, k};
+}
+
 struct LowerAttention : OpRewritePattern<AttentionOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -331,36 +342,14 @@ struct LowerAttention : OpRewritePattern<AttentionOp> {
     int64_t kvHeads = kType.getDimSize(1);
     int64_t group = qType.getDimSize(1) / kvHeads;
 
-    SmallVector<OpFoldResult> qSizes = getSizes(rewriter, loc, q);
-    SmallVector<OpFoldResult> kSizes = getSizes(rewriter, loc, k);
-    SmallVector<OpFoldResult> vSizes = getSizes(rewriter, loc, v);
-    OpFoldResult hkv = rewriter.getIndexAttr(kvHeads),
-                 g = rewriter.getIndexAttr(group);
-    GroupedShapes shapes;
-    shapes.rows = {qSizes[0], hkv, g, qSizes[2]};
-    shapes.scores = {qSizes[0], hkv, g, qSizes[2], kSizes[2]};
-    shapes.out = {qSizes[0], hkv, g, qSizes[2], vSizes[3]};
-
+    GroupedShapes shapes = getGroupedShapes(rewriter, loc, op, kvHeads, group);
     // Default query positions: i + Sk - Sq (bottom_right) or i (top_left).
-    Value qPositions = op.getQPositions(), kPositions = op.getKPositions();
     Value qShift;
-    if (!qPositions && op.getAlignment() == Alignment::bottom_right) {
-      Value sq = getValueOrCreateConstantIndexOp(rewriter, loc, qSizes[2]);
-      Value sk = getValueOrCreateConstantIndexOp(rewriter, loc, kSizes[2]);
-      qShift = rewriter.createOrFold<arith::SubIOp>(loc, sk, sq);
-    }
-
-    if (RopeAttr rope = op.getRopeAttr()) {
-      auto rotate = [&](Value x, Value positions, Value offset) -> Value {
-        return RotaryOp::create(rewriter, loc, x.getType(), x, op.getInvFreq(),
-                                Value(), Value(), positions, offset,
-                                op.getAttentionFactor(), rope.getLayout(),
-                                rope.getRotaryDim(), IntegerAttr(),
-                                DenseI64ArrayAttr(), MRopeLayoutAttr());
-      };
-      q = rotate(q, qPositions, qPositions ? Value() : qShift);
-      k = rotate(k, kPositions, Value());
-    }
+    if (!op.getQPositions())
+      qShift = emitQueryShift(rewriter, loc, op.getAlignment(),
+                              shapes.rows.back(), shapes.scores.back());
+    if (RopeAttr rope = op.getRopeAttr())
+      std::tie(q, k) = emitRope(rewriter, loc, op, rope, qShift);
 
     Value slopes = op.getAlibiSlopes();
     if (AlibiSlopesAttr alibi = op.getAlibiAttr())

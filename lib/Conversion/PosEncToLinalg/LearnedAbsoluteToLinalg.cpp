@@ -12,7 +12,6 @@
 #include "posenc/IR/PosEncOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -26,72 +25,50 @@ constexpr const char *kOutOfTable =
     "posenc.learned_absolute: position outside the learned table (absolute "
     "embeddings cannot extrapolate)";
 
+/// `x + table[pos]` of every token, in f32 for f16/bf16 inputs (rounded
+/// once); `offset` is i64.
+Value emitGatherAdd(OpBuilder &b, Location loc, LearnedAbsoluteOp op,
+                    Value offset) {
+  Value x = op.getInput(), table = op.getTable();
+  RankedTensorType type = op.getInput().getType();
+  int64_t rank = type.getRank();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  GenericInputs inputs;
+  inputs.add(x, id);
+  int positionArg = inputs.addPositions(op.getPositions(), rank, rank - 2);
+  Value init = emptyLike(b, loc, getSizes(b, loc, x), type.getElementType());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, inputs.values, ValueRange{init},
+             inputs.mapsWith({id}), parallelIterators(rank),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value pos = emitLoopPosition(
+                   nb, nloc, getArgOrNull(args, positionArg), rank - 2, offset);
+               Value row =
+                   arith::IndexCastOp::create(nb, nloc, nb.getIndexType(), pos);
+               Value column = linalg::IndexOp::create(nb, nloc, rank - 1);
+               Value embedding =
+                   tensor::ExtractOp::create(nb, nloc, table, {row, column});
+               Type f32 = nb.getF32Type();
+               Value sum = arith::AddFOp::create(
+                   nb, nloc, castFloat(nb, nloc, args[0], f32),
+                   castFloat(nb, nloc, embedding, f32));
+               linalg::YieldOp::create(
+                   nb, nloc, castFloat(nb, nloc, sum, type.getElementType()));
+             })
+      .getResult(0);
+}
+
 struct LowerLearnedAbsolute : OpRewritePattern<LearnedAbsoluteOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(LearnedAbsoluteOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
-    Value x = op.getInput(), table = op.getTable();
-    auto type = cast<RankedTensorType>(x.getType());
-    int64_t rank = type.getRank();
-    Value rows =
-        toI64(rewriter, loc, tensor::DimOp::create(rewriter, loc, table, 0));
-    Value offset = op.getOffset()
-                       ? toI64(rewriter, loc, op.getOffset())
-                       : Value(arith::ConstantOp::create(
-                             rewriter, loc, rewriter.getI64IntegerAttr(0)));
-    Value positions = op.getPositions();
-
-    // Runtime bounds check.
-    Value tokens =
-        positions ? Value()
-                  : toI64(rewriter, loc,
-                          tensor::DimOp::create(rewriter, loc, x, rank - 2));
-    cf::AssertOp::create(
-        rewriter, loc,
-        emitPositionsInTable(rewriter, loc, positions, offset, tokens, rows),
-        kOutOfTable);
-
-    // Gather and add.
-    SmallVector<Value> inputs{x};
-    AffineMap id = rewriter.getMultiDimIdentityMap(rank);
-    SmallVector<AffineMap> maps{id};
-    if (positions) {
-      SmallVector<AffineExpr> exprs;
-      if (cast<RankedTensorType>(positions.getType()).getRank() == 2)
-        exprs.push_back(getAffineDimExpr(0, ctx));
-      exprs.push_back(getAffineDimExpr(rank - 2, ctx));
-      inputs.push_back(positions);
-      maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
-    }
-    maps.push_back(id);
-    Value init = emptyLike(rewriter, loc, getSizes(rewriter, loc, x),
-                           type.getElementType());
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, inputs, ValueRange{init}, maps,
-        parallelIterators(rank),
-        [&](OpBuilder &b, Location nloc, ValueRange args) {
-          Value pos =
-              positions
-                  ? toI64(b, nloc, args[1])
-                  : toI64(b, nloc, linalg::IndexOp::create(b, nloc, rank - 2));
-          pos = arith::AddIOp::create(b, nloc, pos, offset);
-          Value row =
-              arith::IndexCastOp::create(b, nloc, b.getIndexType(), pos);
-          Value column = linalg::IndexOp::create(b, nloc, rank - 1);
-          Value embedding =
-              tensor::ExtractOp::create(b, nloc, table, {row, column});
-          // f32 arithmetic for f16/bf16 inputs, rounded once.
-          Type f32 = b.getF32Type();
-          Value sum =
-              arith::AddFOp::create(b, nloc, castFloat(b, nloc, args[0], f32),
-                                    castFloat(b, nloc, embedding, f32));
-          linalg::YieldOp::create(
-              b, nloc, castFloat(b, nloc, sum, type.getElementType()));
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
+    Value offset = emitOffsetOrZero(rewriter, loc, op.getOffset());
+    emitPositionsInTableAssert(
+        rewriter, loc, op.getPositions(), offset, op.getInput(),
+        op.getInput().getType().getRank() - 2, op.getTable(), kOutOfTable);
+    rewriter.replaceOp(op, emitGatherAdd(rewriter, loc, op, offset));
     return success();
   }
 };

@@ -1,91 +1,15 @@
-//===- LoweringUtils.cpp - shared pieces of the posenc lowering -----------===//
+//===- LoweringUtils.cpp - linalg pieces of the posenc lowering -----------===//
 
 #include "LoweringUtils.h"
 
-#include "posenc/IR/PosEncDialect.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::posenc;
-
-Value mlir::posenc::toI64(OpBuilder &b, Location loc, Value v) {
-  Type i64 = b.getI64Type();
-  if (v.getType().isIndex())
-    return b.createOrFold<arith::IndexCastOp>(loc, i64, v);
-  if (v.getType().getIntOrFloatBitWidth() < 64)
-    return b.createOrFold<arith::ExtSIOp>(loc, i64, v);
-  return v;
-}
-
-Value mlir::posenc::castFloat(OpBuilder &b, Location loc, Value v, Type to) {
-  unsigned from = v.getType().getIntOrFloatBitWidth();
-  unsigned width = to.getIntOrFloatBitWidth();
-  if (v.getType() == to)
-    return v;
-  if (width > from)
-    return arith::ExtFOp::create(b, loc, to, v);
-  return arith::TruncFOp::create(b, loc, to, v);
-}
-
-Value mlir::posenc::emitReducedAngle(OpBuilder &b, Location loc, Value pos,
-                                     Value inv) {
-  Type f64 = b.getF64Type();
-  Value angle;
-  if (inv.getType().isF64()) {
-    angle = arith::MulFOp::create(
-        b, loc, arith::SIToFPOp::create(b, loc, f64, pos), inv);
-  } else {
-    // One f32 product, as HF's `inv_freq @ position_ids` in fp32.
-    Value product = arith::MulFOp::create(
-        b, loc, arith::SIToFPOp::create(b, loc, inv.getType(), pos), inv);
-    angle = arith::ExtFOp::create(b, loc, f64, product);
-  }
-  // r = angle - 2*pi*roundeven(angle / (2*pi)); |r| <= pi, error ~1e-10.
-  constexpr double kTwoPi = 6.283185307179586476925286766559;
-  Value turns = math::RoundEvenOp::create(
-      b, loc,
-      arith::MulFOp::create(
-          b, loc, angle,
-          arith::ConstantOp::create(b, loc, b.getF64FloatAttr(1.0 / kTwoPi))));
-  Value reduced = arith::SubFOp::create(
-      b, loc, angle,
-      arith::MulFOp::create(
-          b, loc, turns,
-          arith::ConstantOp::create(b, loc, b.getF64FloatAttr(kTwoPi))));
-  return arith::TruncFOp::create(b, loc, b.getF32Type(), reduced);
-}
-
-/// Marks a math.sin/math.cos of a reduced angle (PosEncBase.td).
-static Value markReduced(Operation *op) {
-  PosEncDialect::ReducedAngleAttrHelper(op->getContext())
-      .setAttr(op, UnitAttr::get(op->getContext()));
-  return op->getResult(0);
-}
-
-Value mlir::posenc::emitReducedSin(OpBuilder &b, Location loc, Value angle) {
-  return markReduced(math::SinOp::create(b, loc, angle));
-}
-
-Value mlir::posenc::emitReducedCos(OpBuilder &b, Location loc, Value angle) {
-  return markReduced(math::CosOp::create(b, loc, angle));
-}
-
-std::pair<Value, Value> mlir::posenc::emitCosSin(OpBuilder &b, Location loc,
-                                                 Value pos, Value inv,
-                                                 Value factor) {
-  Value angle = emitReducedAngle(b, loc, pos, inv);
-  Value cos = emitReducedCos(b, loc, angle);
-  Value sin = emitReducedSin(b, loc, angle);
-  if (factor) {
-    cos = arith::MulFOp::create(b, loc, cos, factor);
-    sin = arith::MulFOp::create(b, loc, sin, factor);
-  }
-  return {cos, sin};
-}
 
 SmallVector<OpFoldResult> mlir::posenc::getSizes(OpBuilder &b, Location loc,
                                                  Value tensor) {
@@ -95,6 +19,61 @@ SmallVector<OpFoldResult> mlir::posenc::getSizes(OpBuilder &b, Location loc,
 Value mlir::posenc::emptyLike(OpBuilder &b, Location loc,
                               ArrayRef<OpFoldResult> sizes, Type elementType) {
   return tensor::EmptyOp::create(b, loc, sizes, elementType);
+}
+
+SmallVector<utils::IteratorType>
+mlir::posenc::parallelIterators(unsigned rank) {
+  return SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel);
+}
+
+int GenericInputs::add(Value value, AffineMap map) {
+  if (!value)
+    return -1;
+  values.push_back(value);
+  maps.push_back(map);
+  return values.size() - 1;
+}
+
+int GenericInputs::addPositions(Value positions, unsigned numLoops,
+                                unsigned tokenDim) {
+  if (!positions)
+    return -1;
+  return add(positions, getPositionsMap(positions, numLoops, tokenDim));
+}
+
+SmallVector<AffineMap>
+GenericInputs::mapsWith(ArrayRef<AffineMap> outputMaps) const {
+  SmallVector<AffineMap> all(maps);
+  all.append(outputMaps.begin(), outputMaps.end());
+  return all;
+}
+
+AffineMap mlir::posenc::getPositionsMap(Value positions, unsigned numLoops,
+                                        unsigned tokenDim) {
+  MLIRContext *ctx = positions.getContext();
+  SmallVector<AffineExpr> exprs;
+  if (cast<RankedTensorType>(positions.getType()).getRank() == 2)
+    exprs.push_back(getAffineDimExpr(0, ctx));
+  exprs.push_back(getAffineDimExpr(tokenDim, ctx));
+  return AffineMap::get(numLoops, 0, exprs, ctx);
+}
+
+Value mlir::posenc::emitLoopPosition(OpBuilder &b, Location loc,
+                                     Value positionArg, unsigned tokenDim,
+                                     Value offset) {
+  Value source =
+      positionArg ? positionArg : linalg::IndexOp::create(b, loc, tokenDim);
+  return emitPosition(b, loc, source, offset);
+}
+
+Value mlir::posenc::emitQueryShift(OpBuilder &b, Location loc,
+                                   Alignment alignment, OpFoldResult queries,
+                                   OpFoldResult keys) {
+  if (alignment != Alignment::bottom_right)
+    return Value();
+  Value sq = getValueOrCreateConstantIndexOp(b, loc, queries);
+  Value sk = getValueOrCreateConstantIndexOp(b, loc, keys);
+  return b.createOrFold<arith::SubIOp>(loc, sk, sq);
 }
 
 Value mlir::posenc::emitPositionsInTable(OpBuilder &b, Location loc,
@@ -131,8 +110,7 @@ Value mlir::posenc::emitPositionsInTable(OpBuilder &b, Location loc,
                           AffineMap::get(rank, 0, {}, b.getContext())},
       SmallVector<utils::IteratorType>(rank, utils::IteratorType::reduction),
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        Value pos =
-            arith::AddIOp::create(nb, nloc, toI64(nb, nloc, args[0]), offset);
+        Value pos = emitPosition(nb, nloc, args[0], offset);
         Value inRange = arith::AndIOp::create(
             nb, nloc,
             arith::CmpIOp::create(
@@ -147,7 +125,15 @@ Value mlir::posenc::emitPositionsInTable(OpBuilder &b, Location loc,
   return tensor::ExtractOp::create(b, loc, check.getResult(0), ValueRange{});
 }
 
-SmallVector<utils::IteratorType>
-mlir::posenc::parallelIterators(unsigned rank) {
-  return SmallVector<utils::IteratorType>(rank, utils::IteratorType::parallel);
+void mlir::posenc::emitPositionsInTableAssert(OpBuilder &b, Location loc,
+                                              Value positions, Value offset,
+                                              Value x, int64_t tokenAxis,
+                                              Value table, StringRef message) {
+  Value rows = toI64(b, loc, tensor::DimOp::create(b, loc, table, 0));
+  Value tokens =
+      positions ? Value()
+                : toI64(b, loc, tensor::DimOp::create(b, loc, x, tokenAxis));
+  cf::AssertOp::create(
+      b, loc, emitPositionsInTable(b, loc, positions, offset, tokens, rows),
+      message);
 }

@@ -1,40 +1,24 @@
-//===- LoweringUtils.h - shared pieces of the posenc lowering ---*- C++ -*-===//
+//===- LoweringUtils.h - linalg pieces of the posenc lowering ---*- C++ -*-===//
+//
+// Helpers for building the linalg form of posenc ops: shapes, indexing maps
+// and operand lists of generics, loop-index positions, the runtime position
+// check. The scalar numerics inside the generics come from
+// posenc/Codegen/Emitters.h.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef POSENC_LIB_CONVERSION_POSENCTOLINALG_LOWERINGUTILS_H
 #define POSENC_LIB_CONVERSION_POSENCTOLINALG_LOWERINGUTILS_H
 
-#include "posenc/IR/PosEncAttrs.h"
+#include "posenc/Codegen/Emitters.h"
 
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 
-#include <utility>
-
 namespace mlir {
 namespace posenc {
-
-/// Converts an integer or index scalar to i64 (sign-extending).
-Value toI64(OpBuilder &b, Location loc, Value v);
-
-/// Converts between float types (extf / truncf / identity).
-Value castFloat(OpBuilder &b, Location loc, Value v, Type to);
-
-/// cos and sin of `pos * inv` (times `factor` when given), as f32.
-/// `pos` is i64; `inv` is f32 (the angle is one f32 product, as HF computes
-/// it) or f64 (the angle is exact to ~1e-10 rad up to 2^20). Either way the
-/// angle is reduced modulo 2*pi in f64 before the f32 cos/sin.
-std::pair<Value, Value> emitCosSin(OpBuilder &b, Location loc, Value pos,
-                                   Value inv, Value factor);
-
-/// The angle `pos * inv` of `emitCosSin`, reduced to [-pi, pi] as f32.
-Value emitReducedAngle(OpBuilder &b, Location loc, Value pos, Value inv);
-
-/// math.sin / math.cos of an angle from emitReducedAngle, marked
-/// `posenc.reduced_angle` (posenc-approximate-trig may approximate them).
-Value emitReducedSin(OpBuilder &b, Location loc, Value angle);
-Value emitReducedCos(OpBuilder &b, Location loc, Value angle);
 
 /// Extents of `tensor` as OpFoldResults (static ones as attributes).
 SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc, Value tensor);
@@ -46,6 +30,46 @@ Value emptyLike(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
 /// All-parallel iterator list of `rank` loops.
 SmallVector<utils::IteratorType> parallelIterators(unsigned rank);
 
+/// The inputs of a linalg.generic being assembled, with their indexing maps.
+struct GenericInputs {
+  SmallVector<Value> values;
+  SmallVector<AffineMap> maps;
+
+  /// Appends `value` read through `map`; returns the index of its block
+  /// argument, or -1 (and appends nothing) when `value` is null.
+  int add(Value value, AffineMap map);
+
+  /// Appends a positions operand (`[S]` or `[B, S]`, see getPositionsMap);
+  /// -1 when `positions` is null.
+  int addPositions(Value positions, unsigned numLoops, unsigned tokenDim);
+
+  /// The generic's indexing maps: the inputs', then `outputMaps`.
+  SmallVector<AffineMap> mapsWith(ArrayRef<AffineMap> outputMaps) const;
+};
+
+/// Block argument `index` of `args`, or null when `index` is -1 (an absent
+/// operand of GenericInputs).
+inline Value getArgOrNull(ValueRange args, int index) {
+  return index >= 0 ? args[index] : Value();
+}
+
+/// Indexing map of a positions operand (`[S]` or `[B, S]`) in a generic of
+/// `numLoops` loops whose loop 0 is the batch and loop `tokenDim` the token.
+AffineMap getPositionsMap(Value positions, unsigned numLoops,
+                          unsigned tokenDim);
+
+/// In a generic's body: the i64 position of the current token, read from the
+/// block argument `positionArg` of a positions operand or, without one (null),
+/// the index of loop `tokenDim`; plus `offset` (i64) when given.
+Value emitLoopPosition(OpBuilder &b, Location loc, Value positionArg,
+                       unsigned tokenDim, Value offset);
+
+/// The shift (index) of default query positions under `alignment`:
+/// bottom_right puts query row i at key position i + Sk - Sq; top_left at i
+/// (null).
+Value emitQueryShift(OpBuilder &b, Location loc, Alignment alignment,
+                     OpFoldResult queries, OpFoldResult keys);
+
 /// i1: every row a kernel reads from a table of `rows` rows (i64) exists:
 /// `positions[...] + offset` for every entry of `positions`, or, without
 /// positions, `offset + s` for `s` in [0, `tokens`) (i64; checked without
@@ -53,13 +77,13 @@ SmallVector<utils::IteratorType> parallelIterators(unsigned rank);
 Value emitPositionsInTable(OpBuilder &b, Location loc, Value positions,
                            Value offset, Value tokens, Value rows);
 
-/// f32 constant of the ALiBi slopes of the `heads` heads of a shard.
-Value emitAlibiSlopes(OpBuilder &b, Location loc, AlibiSlopesAttr config,
-                      int64_t heads);
-
-/// ALiBi bias of one (query, key) pair: `-m*|q-k|` or `m*k` (f32).
-Value emitAlibiBias(OpBuilder &b, Location loc, Value slope, Value qPos,
-                    Value kPos, AlibiForm form);
+/// cf.assert with `message` that every position of the tokens of `x` (its
+/// dim `tokenAxis`; `positions` when given, plus `offset`) is a row of
+/// `table`: a position outside a table is a runtime error, never an
+/// out-of-bounds read.
+void emitPositionsInTableAssert(OpBuilder &b, Location loc, Value positions,
+                                Value offset, Value x, int64_t tokenAxis,
+                                Value table, StringRef message);
 
 } // namespace posenc
 } // namespace mlir

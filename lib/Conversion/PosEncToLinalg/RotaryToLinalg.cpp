@@ -13,7 +13,6 @@
 #include "posenc/IR/PosEncOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -23,40 +22,239 @@ using namespace mlir::posenc;
 
 namespace {
 
-/// Index (as i64) of the position axis that M-RoPE pair `pair` reads.
-Value emitMRopeAxis(OpBuilder &b, Location loc, Value pair,
-                    ArrayRef<int64_t> sections, MRopeLayout layout) {
-  auto idx = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(b, loc, v);
+/// What the steps of one rotary lowering share.
+struct RotaryLowering {
+  RotaryOp op;
+  Value x;
+  RankedTensorType xType;
+  SmallVector<OpFoldResult> xSizes;
+  int64_t rank, tokenAxis, rotaryDim, half;
+  /// Positions are [B, S] (or [axes, B, S]): cos/sin rows per sequence.
+  bool perBatch;
+  bool interleaved;
+  /// The offset operand as i64 (0 when absent).
+  Value offset;
+
+  RotaryLowering(OpBuilder &b, Location loc, RotaryOp op)
+      : op(op), x(op.getInput()), xType(op.getInput().getType()),
+        xSizes(getSizes(b, loc, op.getInput())), rank(xType.getRank()),
+        tokenAxis(op.getTokenAxis()), rotaryDim(op.getRotaryDim()),
+        half(rotaryDim / 2),
+        perBatch(
+            op.getPositions() &&
+            cast<RankedTensorType>(op.getPositions().getType()).getRank() ==
+                (op.getMropeSections() ? 3 : 2)),
+        interleaved(op.getLayout() == RotaryLayout::interleaved) {}
+
+  Type getElementType() const { return xType.getElementType(); }
+};
+
+//===----------------------------------------------------------------------===//
+// cos/sin rows
+//===----------------------------------------------------------------------===//
+
+/// The position (i64) of the token of a cos/sin row: an entry of the
+/// positions operand (`positionArg`), the entry on the M-RoPE axis of `pair`,
+/// or the token index; plus the offset.
+Value emitRowPosition(OpBuilder &b, Location loc, const RotaryLowering &r,
+                      Value positionArg, Value pair, Value token) {
+  RotaryOp op = r.op;
+  Value source = positionArg ? positionArg : token;
+  if (std::optional<ArrayRef<int64_t>> sections = op.getMropeSections()) {
+    SmallVector<Value> indices{
+        emitMRopeAxis(b, loc, pair, *sections,
+                      op.getMropeLayout().value_or(MRopeLayout::chunked))};
+    if (r.perBatch)
+      indices.push_back(linalg::IndexOp::create(b, loc, 0));
+    indices.push_back(token);
+    source = tensor::ExtractOp::create(b, loc, op.getPositions(), indices);
+  }
+  return emitPosition(b, loc, source, r.offset);
+}
+
+/// cos and sin (f32) at row `pos` and column `pair` of the op's cos/sin
+/// tables.
+std::pair<Value, Value> emitTableCosSin(OpBuilder &b, Location loc, RotaryOp op,
+                                        Value pos, Value pair) {
+  Type f32 = b.getF32Type();
+  Value row = arith::IndexCastOp::create(b, loc, b.getIndexType(), pos);
+  auto gather = [&](Value table) {
+    return castFloat(
+        b, loc, tensor::ExtractOp::create(b, loc, table, {row, pair}), f32);
   };
-  Value axis = idx(0);
-  if (layout == MRopeLayout::chunked) {
-    // Pair block k (sections[k] pairs) reads axis k.
-    int64_t start = 0;
-    for (auto [k, size] : llvm::enumerate(sections.drop_back())) {
-      start += size;
-      Value past = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                         pair, idx(start));
-      axis = arith::SelectOp::create(b, loc, past, idx(k + 1), axis);
-    }
-    return axis;
-  }
-  // Interleaved (Qwen3-VL): pair c reads h if c%3==1 && c<3*sec[1], w if
-  // c%3==2 && c<3*sec[2], t otherwise.
-  Value mod3 = arith::RemUIOp::create(b, loc, pair, idx(3));
-  int64_t pairs = llvm::sum_of(sections); // rotary_dim/2 (verified)
-  for (int64_t k : {1, 2}) {
-    Value isLane =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, mod3, idx(k));
-    // pair < 3 * sec[k], with the bound capped at the pair count (every pair
-    // is below it), so that it cannot overflow.
-    int64_t bound = sections[k] > pairs / 3 ? pairs : 3 * sections[k];
-    Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                          pair, idx(bound));
-    axis = arith::SelectOp::create(
-        b, loc, arith::AndIOp::create(b, loc, isLane, inRange), idx(k), axis);
-  }
-  return axis;
+  Value cos = gather(op.getCos());
+  Value sin = gather(op.getSin());
+  return {cos, sin};
+}
+
+/// The cos and sin rows [B?, S, rotary_dim/2] (f32): from `inv_freq` (with
+/// the attention factor) or gathered from the op's tables.
+std::pair<Value, Value> emitCosSinRows(OpBuilder &b, Location loc,
+                                       const RotaryLowering &r) {
+  RotaryOp op = r.op;
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  SmallVector<OpFoldResult> sizes;
+  if (r.perBatch)
+    sizes.push_back(r.xSizes[0]);
+  sizes.push_back(r.xSizes[r.tokenAxis]);
+  sizes.push_back(b.getIndexAttr(r.half));
+  unsigned numLoops = sizes.size();
+  Value cosInit = emptyLike(b, loc, sizes, f32);
+  Value sinInit = emptyLike(b, loc, sizes, f32);
+
+  GenericInputs inputs;
+  int invArg = inputs.add(
+      op.getInvFreq(),
+      AffineMap::get(numLoops, 0, {getAffineDimExpr(numLoops - 1, ctx)}, ctx));
+  // M-RoPE positions are read per pair (tensor.extract), not as an input.
+  Value positions = op.getPositions();
+  int positionArg = -1;
+  if (positions && !op.getMropeSections())
+    positionArg =
+        inputs.add(positions, getPositionsMap(positions, numLoops,
+                                              /*tokenDim=*/numLoops - 2));
+  AffineMap id = b.getMultiDimIdentityMap(numLoops);
+  auto rows = linalg::GenericOp::create(
+      b, loc, TypeRange{cosInit.getType(), sinInit.getType()}, inputs.values,
+      ValueRange{cosInit, sinInit}, inputs.mapsWith({id, id}),
+      parallelIterators(numLoops),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value pair = linalg::IndexOp::create(nb, nloc, numLoops - 1);
+        Value token = linalg::IndexOp::create(nb, nloc, numLoops - 2);
+        Value pos = emitRowPosition(
+            nb, nloc, r, positionArg >= 0 ? args[positionArg] : Value(), pair,
+            token);
+        auto [cos, sin] = invArg >= 0
+                              ? emitCosSin(nb, nloc, pos, args[invArg],
+                                           op.getAttentionFactor())
+                              : emitTableCosSin(nb, nloc, op, pos, pair);
+        linalg::YieldOp::create(nb, nloc, ValueRange{cos, sin});
+      });
+  return {rows.getResult(0), rows.getResult(1)};
+}
+
+//===----------------------------------------------------------------------===//
+// Rotation
+//===----------------------------------------------------------------------===//
+
+/// The two channels of every pair as slices of x: x1 = channels [0, half),
+/// x2 = [half, d) (half_split), or the even and odd channels (interleaved).
+std::pair<Value, Value> emitPairSlices(OpBuilder &b, Location loc,
+                                       const RotaryLowering &r) {
+  SmallVector<OpFoldResult> offsets(r.rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes(r.xSizes);
+  sizes.back() = b.getIndexAttr(r.half);
+  SmallVector<OpFoldResult> strides(r.rank, b.getIndexAttr(1));
+  if (r.interleaved)
+    strides.back() = b.getIndexAttr(2);
+  auto slice = [&](int64_t channel) -> Value {
+    offsets.back() = b.getIndexAttr(channel);
+    return tensor::ExtractSliceOp::create(b, loc, r.x, offsets, sizes, strides);
+  };
+  Value x1 = slice(0);
+  Value x2 = slice(r.interleaved ? 1 : r.half);
+  return {x1, x2};
+}
+
+/// The rotated channels [..., rotary_dim] of x. They are computed as
+/// [..., 2, half] (half_split) or [..., half, 2] (interleaved), one generic
+/// with one output writing channel c of pair i:
+///   c = 0: x1 * cos - x2 * sin,   c = 1: x2 * cos + x1 * sin,
+/// and collapsed to [..., rotary_dim]. The generic's own init is a
+/// tensor.empty of that shape (not a reshape of a larger one), so that
+/// eliminate-empty-tensors can place it in the final destination
+/// (posenc-expand-destinations moves the collapse onto the destination).
+Value emitRotation(OpBuilder &b, Location loc, const RotaryLowering &r,
+                   Value cosRows, Value sinRows) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type();
+  Type elementType = r.getElementType();
+  int64_t rank = r.rank;
+  auto [x1, x2] = emitPairSlices(b, loc, r);
+
+  SmallVector<OpFoldResult> expandedSizes(r.xSizes.begin(), r.xSizes.end() - 1);
+  OpFoldResult half = b.getIndexAttr(r.half), two = b.getIndexAttr(2);
+  expandedSizes.append(
+      {r.interleaved ? half : two, r.interleaved ? two : half});
+  Value init = emptyLike(b, loc, expandedSizes, elementType);
+
+  // Loops: the leading dims of x, then (channel, pair) or (pair, channel).
+  int64_t numLoops = rank + 1;
+  int64_t channelDim = r.interleaved ? rank : rank - 1;
+  AffineExpr pair = getAffineDimExpr(r.interleaved ? rank - 1 : rank, ctx);
+  SmallVector<AffineExpr> lead;
+  for (int64_t i = 0; i < rank - 1; ++i)
+    lead.push_back(getAffineDimExpr(i, ctx));
+  SmallVector<AffineExpr> pairExprs(lead);
+  pairExprs.push_back(pair);
+  AffineMap pairMap = AffineMap::get(numLoops, 0, pairExprs, ctx);
+  SmallVector<AffineExpr> rowExprs;
+  if (r.perBatch)
+    rowExprs.push_back(lead[0]);
+  rowExprs.append({lead[r.tokenAxis], pair});
+  AffineMap rowMap = AffineMap::get(numLoops, 0, rowExprs, ctx);
+  AffineMap outMap = b.getMultiDimIdentityMap(numLoops);
+
+  auto rotate = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{x1, x2, cosRows, sinRows},
+      ValueRange{init},
+      ArrayRef<AffineMap>{pairMap, pairMap, rowMap, rowMap, outMap},
+      parallelIterators(numLoops),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        auto [o1, o2] = emitRotatedPair(
+            nb, nloc, castFloat(nb, nloc, args[0], f32),
+            castFloat(nb, nloc, args[1], f32), args[2], args[3]);
+        Value isFirst =
+            arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::eq,
+                                  linalg::IndexOp::create(nb, nloc, channelDim),
+                                  arith::ConstantIndexOp::create(nb, nloc, 0));
+        Value out = arith::SelectOp::create(nb, nloc, isFirst, o1, o2);
+        linalg::YieldOp::create(nb, nloc,
+                                castFloat(nb, nloc, out, elementType));
+      });
+
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t i = 0; i < rank - 1; ++i)
+    reassociation.push_back({i});
+  reassociation.push_back({rank - 1, rank});
+  SmallVector<int64_t> shape(r.xType.getShape());
+  shape.back() = r.rotaryDim;
+  return tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get(shape, elementType), rotate.getResult(0),
+      reassociation);
+}
+
+//===----------------------------------------------------------------------===//
+// Pass-through channels
+//===----------------------------------------------------------------------===//
+
+/// The result: `rotated` as channels [0, rotary_dim), the channels
+/// [rotary_dim, D) of x copied after it (a linalg.copy, tiled and vectorized
+/// like the rest).
+Value emitWithPassThrough(OpBuilder &b, Location loc, const RotaryLowering &r,
+                          Value rotated) {
+  int64_t headDim = r.xType.getShape().back();
+  if (r.rotaryDim == headDim)
+    return rotated;
+  SmallVector<OpFoldResult> zeros(r.rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> unit(r.rank, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> rotatedSizes(r.xSizes);
+  rotatedSizes.back() = b.getIndexAttr(r.rotaryDim);
+  Value full = emptyLike(b, loc, r.xSizes, r.getElementType());
+  Value result = tensor::InsertSliceOp::create(b, loc, rotated, full, zeros,
+                                               rotatedSizes, unit);
+  SmallVector<OpFoldResult> passSizes(r.xSizes);
+  passSizes.back() = b.getIndexAttr(headDim - r.rotaryDim);
+  SmallVector<OpFoldResult> passOffsets(zeros);
+  passOffsets.back() = b.getIndexAttr(r.rotaryDim);
+  Value pass =
+      tensor::ExtractSliceOp::create(b, loc, r.x, passOffsets, passSizes, unit);
+  Value passInit = tensor::ExtractSliceOp::create(b, loc, result, passOffsets,
+                                                  passSizes, unit);
+  Value copied = linalg::CopyOp::create(b, loc, pass, passInit).getResult(0);
+  return tensor::InsertSliceOp::create(b, loc, copied, result, passOffsets,
+                                       passSizes, unit);
 }
 
 struct LowerRotary : OpRewritePattern<RotaryOp> {
@@ -65,224 +263,24 @@ struct LowerRotary : OpRewritePattern<RotaryOp> {
   LogicalResult matchAndRewrite(RotaryOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
-    Value x = op.getInput();
-    auto xType = cast<RankedTensorType>(x.getType());
-    Type elementType = xType.getElementType();
-    Type f32 = rewriter.getF32Type();
-    int64_t rank = xType.getRank();
-    int64_t tokenAxis = op.getTokenAxis();
-    int64_t rotaryDim = op.getRotaryDim();
-    int64_t half = rotaryDim / 2;
-    std::optional<ArrayRef<int64_t>> sections = op.getMropeSections();
-    Value positions = op.getPositions();
-    int64_t prefix = sections ? 1 : 0;
-    bool perBatch =
-        positions &&
-        cast<RankedTensorType>(positions.getType()).getRank() == prefix + 2;
-
-    SmallVector<OpFoldResult> xSizes = getSizes(rewriter, loc, x);
+    RotaryLowering r(rewriter, loc, op);
     // No elements: nothing to rotate. (The slices below would have offset 0
     // in an extent of 0, which tensor.extract_slice rejects.)
-    if (llvm::is_contained(xType.getShape(), 0)) {
-      rewriter.replaceOp(op, emptyLike(rewriter, loc, xSizes, elementType));
+    if (llvm::is_contained(r.xType.getShape(), 0)) {
+      rewriter.replaceOp(
+          op, emptyLike(rewriter, loc, r.xSizes, r.getElementType()));
       return success();
     }
-    Value offset = op.getOffset()
-                       ? toI64(rewriter, loc, op.getOffset())
-                       : Value(arith::ConstantOp::create(
-                             rewriter, loc, rewriter.getI64IntegerAttr(0)));
-
-    // cos/sin rows: [B?, S, half] in f32.
-    SmallVector<OpFoldResult> tableSizes;
-    if (perBatch)
-      tableSizes.push_back(xSizes[0]);
-    tableSizes.push_back(xSizes[tokenAxis]);
-    tableSizes.push_back(rewriter.getIndexAttr(half));
-    int64_t tableRank = tableSizes.size();
-    Value cosInit = emptyLike(rewriter, loc, tableSizes, f32);
-    Value sinInit = emptyLike(rewriter, loc, tableSizes, f32);
-
-    SmallVector<Value> tableInputs;
-    SmallVector<AffineMap> tableMaps;
-    AffineExpr pairDim = getAffineDimExpr(tableRank - 1, ctx);
-    if (Value inv = op.getInvFreq()) {
-      tableInputs.push_back(inv);
-      tableMaps.push_back(AffineMap::get(tableRank, 0, {pairDim}, ctx));
-    }
-    bool positionsAsInput = positions && !sections;
-    if (positionsAsInput) {
-      tableInputs.push_back(positions);
-      tableMaps.push_back(AffineMap::getMultiDimIdentityMap(tableRank, ctx)
-                              .getMajorSubMap(tableRank - 1));
-    }
-    AffineMap tableId = rewriter.getMultiDimIdentityMap(tableRank);
-    tableMaps.append({tableId, tableId});
-
-    Value attentionFactor = op.getAttentionFactor();
-    Value cosTable = op.getCos(), sinTable = op.getSin();
-    if (cosTable) {
-      // Table rows are positions: as for posenc.learned_absolute, a position
-      // outside the tables is a runtime error, never an out-of-bounds read.
-      Value rows = toI64(rewriter, loc,
-                         tensor::DimOp::create(rewriter, loc, cosTable, 0));
-      Value tokens =
-          positions ? Value()
-                    : toI64(rewriter, loc,
-                            tensor::DimOp::create(rewriter, loc, x, tokenAxis));
-      cf::AssertOp::create(
-          rewriter, loc,
-          emitPositionsInTable(rewriter, loc, positions, offset, tokens, rows),
-          "posenc.rotary: position outside the cos/sin "
-          "tables");
-    }
-    auto tables = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{cosInit.getType(), sinInit.getType()},
-        tableInputs, ValueRange{cosInit, sinInit}, tableMaps,
-        parallelIterators(tableRank),
-        [&](OpBuilder &b, Location nloc, ValueRange args) {
-          Value pair = linalg::IndexOp::create(b, nloc, tableRank - 1);
-          Value token = linalg::IndexOp::create(b, nloc, tableRank - 2);
-          Value pos;
-          if (positionsAsInput) {
-            pos = toI64(b, nloc, args[op.getInvFreq() ? 1 : 0]);
-          } else if (sections) {
-            SmallVector<Value> indices{emitMRopeAxis(
-                b, nloc, pair, *sections,
-                op.getMropeLayout().value_or(MRopeLayout::chunked))};
-            if (perBatch)
-              indices.push_back(linalg::IndexOp::create(b, nloc, 0));
-            indices.push_back(token);
-            pos = toI64(b, nloc,
-                        tensor::ExtractOp::create(b, nloc, positions, indices));
-          } else {
-            pos = arith::IndexCastOp::create(b, nloc, b.getI64Type(), token);
-          }
-          pos = arith::AddIOp::create(b, nloc, pos, offset);
-          Value cos, sin;
-          if (op.getInvFreq()) {
-            std::tie(cos, sin) =
-                emitCosSin(b, nloc, pos, args[0], attentionFactor);
-          } else {
-            Value row =
-                arith::IndexCastOp::create(b, nloc, b.getIndexType(), pos);
-            cos = castFloat(
-                b, nloc,
-                tensor::ExtractOp::create(b, nloc, cosTable, {row, pair}), f32);
-            sin = castFloat(
-                b, nloc,
-                tensor::ExtractOp::create(b, nloc, sinTable, {row, pair}), f32);
-          }
-          linalg::YieldOp::create(b, nloc, ValueRange{cos, sin});
-        });
-
-    // Rotation. The two channels of each pair are read as slices of x
-    // (x1 = channels [0, half), x2 = [half, d); interleaved: stride 2). The
-    // rotated channels are computed as [..., 2, half] (half_split) or
-    // [..., half, 2] (interleaved), one generic with one output writing
-    // channel c of pair i:
-    //   c = 0: x1 * cos - x2 * sin,   c = 1: x2 * cos + x1 * sin,
-    // and collapsed to [..., rotary_dim]. The generic's own init is a
-    // tensor.empty of that shape (not a reshape of a larger one), so that
-    // eliminate-empty-tensors can place it in the final destination
-    // (posenc-expand-destinations moves the collapse onto the destination).
-    bool interleaved = op.getLayout() == RotaryLayout::interleaved;
-    int64_t headDim = xType.getShape().back();
-    SmallVector<OpFoldResult> zeros(rank, rewriter.getIndexAttr(0));
-    SmallVector<OpFoldResult> unit(rank, rewriter.getIndexAttr(1));
-    SmallVector<OpFoldResult> halfSizes(xSizes);
-    halfSizes.back() = rewriter.getIndexAttr(half);
-    SmallVector<OpFoldResult> strides(unit);
-    if (interleaved)
-      strides.back() = rewriter.getIndexAttr(2);
-    auto pairSlice = [&](int64_t channel) -> Value {
-      SmallVector<OpFoldResult> at(zeros);
-      at.back() = rewriter.getIndexAttr(channel);
-      return tensor::ExtractSliceOp::create(rewriter, loc, x, at, halfSizes,
-                                            strides);
-    };
-    Value x1 = pairSlice(0), x2 = pairSlice(interleaved ? 1 : half);
-
-    SmallVector<OpFoldResult> rotSizes(xSizes);
-    rotSizes.back() = rewriter.getIndexAttr(rotaryDim);
-    SmallVector<ReassociationIndices> reassociation;
-    for (int64_t i = 0; i < rank - 1; ++i)
-      reassociation.push_back({i});
-    reassociation.push_back({rank - 1, rank});
-    SmallVector<OpFoldResult> expSizes(xSizes.begin(), xSizes.end() - 1);
-    if (interleaved)
-      expSizes.append({rewriter.getIndexAttr(half), rewriter.getIndexAttr(2)});
-    else
-      expSizes.append({rewriter.getIndexAttr(2), rewriter.getIndexAttr(half)});
-    Value destExp = emptyLike(rewriter, loc, expSizes, elementType);
-
-    int64_t numLoops = rank + 1;
-    int64_t channelDim = interleaved ? rank : rank - 1;
-    AffineExpr pair = getAffineDimExpr(interleaved ? rank - 1 : rank, ctx);
-    SmallVector<AffineExpr> lead;
-    for (int64_t i = 0; i < rank - 1; ++i)
-      lead.push_back(getAffineDimExpr(i, ctx));
-    SmallVector<AffineExpr> pairExprs(lead);
-    pairExprs.push_back(pair);
-    AffineMap pairMap = AffineMap::get(numLoops, 0, pairExprs, ctx);
-    SmallVector<AffineExpr> tableExprs;
-    if (perBatch)
-      tableExprs.push_back(lead[0]);
-    tableExprs.append({lead[tokenAxis], pair});
-    AffineMap tableMap = AffineMap::get(numLoops, 0, tableExprs, ctx);
-    AffineMap outMap = rewriter.getMultiDimIdentityMap(numLoops);
-
-    auto rotate = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{destExp.getType()},
-        ValueRange{x1, x2, tables.getResult(0), tables.getResult(1)},
-        ValueRange{destExp},
-        ArrayRef<AffineMap>{pairMap, pairMap, tableMap, tableMap, outMap},
-        parallelIterators(numLoops),
-        [&](OpBuilder &b, Location nloc, ValueRange args) {
-          Value x1 = castFloat(b, nloc, args[0], f32);
-          Value x2 = castFloat(b, nloc, args[1], f32);
-          Value cos = args[2], sin = args[3];
-          Value o1 = arith::SubFOp::create(
-              b, nloc, arith::MulFOp::create(b, nloc, x1, cos),
-              arith::MulFOp::create(b, nloc, x2, sin));
-          Value o2 = arith::AddFOp::create(
-              b, nloc, arith::MulFOp::create(b, nloc, x2, cos),
-              arith::MulFOp::create(b, nloc, x1, sin));
-          Value isFirst = arith::CmpIOp::create(
-              b, nloc, arith::CmpIPredicate::eq,
-              linalg::IndexOp::create(b, nloc, channelDim),
-              arith::ConstantIndexOp::create(b, nloc, 0));
-          Value out = arith::SelectOp::create(b, nloc, isFirst, o1, o2);
-          linalg::YieldOp::create(b, nloc,
-                                  castFloat(b, nloc, out, elementType));
-        });
-    SmallVector<int64_t> rotShape(xType.getShape());
-    rotShape.back() = rotaryDim;
-    Value rotated = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get(rotShape, elementType),
-        rotate.getResult(0), reassociation);
-
-    // Assemble the rotated channels and the pass-through ones (a linalg.copy,
-    // tiled and vectorized like the rest).
-    Value result = rotated;
-    if (rotaryDim < headDim) {
-      Value full = emptyLike(rewriter, loc, xSizes, elementType);
-      result = tensor::InsertSliceOp::create(rewriter, loc, rotated, full,
-                                             zeros, rotSizes, unit);
-      SmallVector<OpFoldResult> passSizes(xSizes);
-      passSizes.back() = rewriter.getIndexAttr(headDim - rotaryDim);
-      SmallVector<OpFoldResult> passOffsets(zeros);
-      passOffsets.back() = rewriter.getIndexAttr(rotaryDim);
-      Value pass = tensor::ExtractSliceOp::create(rewriter, loc, x, passOffsets,
-                                                  passSizes, unit);
-      Value passInit = tensor::ExtractSliceOp::create(
-          rewriter, loc, result, passOffsets, passSizes, unit);
-      Value copied =
-          linalg::CopyOp::create(rewriter, loc, pass, passInit).getResult(0);
-      result = tensor::InsertSliceOp::create(rewriter, loc, copied, result,
-                                             passOffsets, passSizes, unit);
-    }
-    rewriter.replaceOp(op, result);
+    r.offset = emitOffsetOrZero(rewriter, loc, op.getOffset());
+    // Table rows are positions: as for posenc.learned_absolute, a position
+    // outside the tables is a runtime error, never an out-of-bounds read.
+    if (op.getCos())
+      emitPositionsInTableAssert(
+          rewriter, loc, op.getPositions(), r.offset, r.x, r.tokenAxis,
+          op.getCos(), "posenc.rotary: position outside the cos/sin tables");
+    auto [cosRows, sinRows] = emitCosSinRows(rewriter, loc, r);
+    Value rotated = emitRotation(rewriter, loc, r, cosRows, sinRows);
+    rewriter.replaceOp(op, emitWithPassThrough(rewriter, loc, r, rotated));
     return success();
   }
 };

@@ -14,7 +14,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -22,6 +21,24 @@ using namespace mlir;
 using namespace mlir::posenc;
 
 namespace {
+
+/// The per-column constants of a sinusoidal table of width `dim`: the fp64
+/// inverse frequency [dim] and the kind (i32 SinusoidalColumn) [dim].
+std::pair<Value, Value> emitColumnConstants(OpBuilder &b, Location loc,
+                                            SinusoidalOp op, int64_t dim) {
+  SinusoidalColumns columns =
+      sinusoidalColumns(dim, op.getBase().convertToDouble(), op.getLayout());
+  auto invType = RankedTensorType::get({dim}, b.getF64Type());
+  Value inv = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(invType, ArrayRef<double>(columns.invFreq)));
+  SmallVector<int32_t> kinds = llvm::map_to_vector(
+      columns.kind, [](SinusoidalColumn k) { return static_cast<int32_t>(k); });
+  auto kindType = RankedTensorType::get({dim}, b.getI32Type());
+  Value kind = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(kindType, ArrayRef<int32_t>(kinds)));
+  return {inv, kind};
+}
 
 struct LowerSinusoidal : OpRewritePattern<SinusoidalOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -37,22 +54,9 @@ struct LowerSinusoidal : OpRewritePattern<SinusoidalOp> {
       return op.emitOpError("encoding dimension ")
              << dim << " exceeds the " << kMaxConstantElements
              << " columns the lowering materializes as constants";
-    SinusoidalColumns columns =
-        sinusoidalColumns(dim, op.getBase().convertToDouble(), op.getLayout());
+    auto [inv, kind] = emitColumnConstants(rewriter, loc, op, dim);
 
-    auto invType = RankedTensorType::get({dim}, rewriter.getF64Type());
-    Value inv = arith::ConstantOp::create(
-        rewriter, loc,
-        DenseElementsAttr::get(invType, ArrayRef<double>(columns.invFreq)));
-    SmallVector<int32_t> kinds =
-        llvm::map_to_vector(columns.kind, [](SinusoidalColumn k) {
-          return static_cast<int32_t>(k);
-        });
-    auto kindType = RankedTensorType::get({dim}, rewriter.getI32Type());
-    Value kind = arith::ConstantOp::create(
-        rewriter, loc,
-        DenseElementsAttr::get(kindType, ArrayRef<int32_t>(kinds)));
-
+    // Rows [S] or [B, S] (the positions' extents), then the columns.
     Value positions = op.getPositions();
     SmallVector<OpFoldResult> sizes;
     for (int64_t d = 0; d < rank - 1; ++d)
@@ -65,40 +69,20 @@ struct LowerSinusoidal : OpRewritePattern<SinusoidalOp> {
 
     AffineMap columnMap =
         AffineMap::get(rank, 0, {getAffineDimExpr(rank - 1, ctx)}, ctx);
-    SmallVector<Value> inputs{inv, kind};
-    SmallVector<AffineMap> maps{columnMap, columnMap};
-    if (positions) {
-      inputs.push_back(positions);
-      maps.push_back(
-          rewriter.getMultiDimIdentityMap(rank).getMajorSubMap(rank - 1));
-    }
-    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
-
+    GenericInputs inputs;
+    inputs.add(inv, columnMap);
+    inputs.add(kind, columnMap);
+    int positionArg = inputs.addPositions(positions, rank, rank - 2);
     Type elementType = type.getElementType();
     Value init = emptyLike(rewriter, loc, sizes, elementType);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{type}, inputs, ValueRange{init}, maps,
+        rewriter, loc, TypeRange{type}, inputs.values, ValueRange{init},
+        inputs.mapsWith({rewriter.getMultiDimIdentityMap(rank)}),
         parallelIterators(rank),
         [&](OpBuilder &b, Location nloc, ValueRange args) {
-          Value pos = positions
-                          ? toI64(b, nloc, args[2])
-                          : toI64(b, nloc, linalg::IndexOp::create(b, nloc, 0));
-          if (offset)
-            pos = arith::AddIOp::create(b, nloc, pos, offset);
-          Value angle = emitReducedAngle(b, nloc, pos, args[0]);
-          auto isKind = [&](SinusoidalColumn k) {
-            return arith::CmpIOp::create(
-                b, nloc, arith::CmpIPredicate::eq, args[1],
-                arith::ConstantOp::create(
-                    b, nloc, b.getI32IntegerAttr(static_cast<int32_t>(k))));
-          };
-          Value value = arith::SelectOp::create(
-              b, nloc, isKind(SinusoidalColumn::Sin),
-              emitReducedSin(b, nloc, angle), emitReducedCos(b, nloc, angle));
-          value = arith::SelectOp::create(
-              b, nloc, isKind(SinusoidalColumn::Zero),
-              arith::ConstantOp::create(b, nloc, b.getF32FloatAttr(0.0f)),
-              value);
+          Value pos = emitLoopPosition(b, nloc, getArgOrNull(args, positionArg),
+                                       rank - 2, offset);
+          Value value = emitSinusoidalEntry(b, nloc, pos, args[0], args[1]);
           linalg::YieldOp::create(b, nloc,
                                   castFloat(b, nloc, value, elementType));
         });
