@@ -19,6 +19,10 @@
 #include <optional>
 #include <string>
 
+namespace llvm::cl {
+class OptionCategory;
+} // namespace llvm::cl
+
 namespace mlir {
 class DialectRegistry;
 class MLIRContext;
@@ -56,6 +60,17 @@ void registerHFImportDialects(DialectRegistry &registry);
 /// verifies.
 FailureOr<OwningOpRef<ModuleOp>>
 importHFConfig(StringRef json, MLIRContext *ctx, const HFImportOptions &opts);
+
+/// Registers the translation `import-hf-config` (config.json -> posenc module,
+/// for mlir-translate-style drivers, e.g. upstream's `mlirTranslateMain`) and
+/// its command-line options `--seq-len=dynamic|N`, `--batch=N`,
+/// `--dtype=f32|f16|bf16` and `--f64-frequencies`, which fill
+/// HFImportOptions; invalid values are error diagnostics of the translation.
+/// The options join `category` when one is given (a driver that hides
+/// unrelated options passes its own). Call once, before the command line is
+/// parsed.
+void registerImportHFConfigTranslation(
+    llvm::cl::OptionCategory *category = nullptr);
 
 } // namespace posenc
 } // namespace mlir
