@@ -204,3 +204,35 @@ Value mlir::posenc::emitAlibiBias(OpBuilder &b, Location loc, Value slope,
       arith::MulFOp::create(b, loc, slope,
                             arith::SIToFPOp::create(b, loc, f32, distance)));
 }
+
+//===----------------------------------------------------------------------===//
+// Scaling formulas at run time
+//===----------------------------------------------------------------------===//
+
+Value ScalarArithBuilder::materialize(Scalar scalar) {
+  if (!scalar.isConstant())
+    return scalar.getValue();
+  return arith::ConstantOp::create(b, loc,
+                                   b.getF64FloatAttr(scalar.getConstant()));
+}
+
+Scalar ScalarArithBuilder::emit(Kind kind, Scalar lhs, Scalar rhs) {
+  Value l = materialize(lhs);
+  Value r = materialize(rhs);
+  switch (kind) {
+  case Kind::Add:
+    return Value(arith::AddFOp::create(b, loc, l, r));
+  case Kind::Sub:
+    return Value(arith::SubFOp::create(b, loc, l, r));
+  case Kind::Mul:
+    return Value(arith::MulFOp::create(b, loc, l, r));
+  case Kind::Div:
+    return Value(arith::DivFOp::create(b, loc, l, r));
+  case Kind::Pow:
+    return Value(math::PowFOp::create(b, loc, l, r));
+  case Kind::Max:
+    // std::max of non-NaN operands.
+    return Value(arith::MaxNumFOp::create(b, loc, l, r));
+  }
+  llvm_unreachable("unknown ScalarArith::Kind");
+}

@@ -107,36 +107,16 @@ static LogicalResult checkAttentionFactor(EmitErrorFn emitError,
   return diag << (std::isnan(factor) ? "nan" : factor > 0 ? "inf" : "-inf");
 }
 
-/// NTK variants raise to d/(d-2): a rotary dim of 2 has no such exponent.
-static LogicalResult checkNtkRotaryDim(EmitErrorFn emitError, StringRef scheme,
-                                       int64_t rotaryDim) {
-  if (rotaryDim <= 2)
-    return emitError() << scheme
-                       << " scaling needs rotary_dim > 2 (exponent d/(d-2)), "
-                          "got "
-                       << rotaryDim;
-  return success();
-}
-
 //===----------------------------------------------------------------------===//
-// Scaling attributes
+// Scaling attributes (their interface: RopeScaling.cpp)
 //===----------------------------------------------------------------------===//
 
 LogicalResult LinearAttr::verify(EmitErrorFn emitError, Real factor) {
   return checkPositive(emitError, "factor", factor);
 }
-bool LinearAttr::needsSeqLen() const { return false; }
-LogicalResult LinearAttr::verifyRotaryDim(EmitErrorFn, int64_t) const {
-  return success();
-}
 
 LogicalResult NtkAttr::verify(EmitErrorFn emitError, Real factor, NtkForm) {
   return checkPositive(emitError, "factor", factor);
-}
-bool NtkAttr::needsSeqLen() const { return false; }
-LogicalResult NtkAttr::verifyRotaryDim(EmitErrorFn emitError,
-                                       int64_t rotaryDim) const {
-  return checkNtkRotaryDim(emitError, "ntk", rotaryDim);
 }
 
 LogicalResult DynamicNtkAttr::verify(EmitErrorFn emitError, Real factor,
@@ -147,13 +127,6 @@ LogicalResult DynamicNtkAttr::verify(EmitErrorFn emitError, Real factor,
                            maxPositionEmbeddings)))
     return failure();
   return success();
-}
-bool DynamicNtkAttr::needsSeqLen() const {
-  return getRule() == DynamicNtkRule::hf;
-}
-LogicalResult DynamicNtkAttr::verifyRotaryDim(EmitErrorFn emitError,
-                                              int64_t rotaryDim) const {
-  return checkNtkRotaryDim(emitError, "dynamic_ntk", rotaryDim);
 }
 
 LogicalResult YarnAttr::verify(EmitErrorFn emitError, Real factor,
@@ -227,10 +200,6 @@ LogicalResult YarnAttr::verify(EmitErrorFn emitError, Real factor,
   }
   return success();
 }
-bool YarnAttr::needsSeqLen() const { return false; }
-LogicalResult YarnAttr::verifyRotaryDim(EmitErrorFn, int64_t) const {
-  return success();
-}
 
 LogicalResult Llama3Attr::verify(EmitErrorFn emitError, Real factor,
                                  Real lowFreqFactor, Real highFreqFactor,
@@ -246,10 +215,6 @@ LogicalResult Llama3Attr::verify(EmitErrorFn emitError, Real factor,
                        << static_cast<double>(lowFreqFactor)
                        << ") must be <= 'high_freq_factor' ("
                        << static_cast<double>(highFreqFactor) << ")";
-  return success();
-}
-bool Llama3Attr::needsSeqLen() const { return false; }
-LogicalResult Llama3Attr::verifyRotaryDim(EmitErrorFn, int64_t) const {
   return success();
 }
 
@@ -293,17 +258,6 @@ LogicalResult LongRopeAttr::verify(EmitErrorFn emitError,
       longRopeAttentionFactor(static_cast<double>(maxPos),
                               static_cast<double>(originalMax)));
 }
-bool LongRopeAttr::needsSeqLen() const {
-  return getSelect() == LongRopeSelect::hf;
-}
-LogicalResult LongRopeAttr::verifyRotaryDim(EmitErrorFn emitError,
-                                            int64_t rotaryDim) const {
-  if (static_cast<int64_t>(getShortFactor().size()) != rotaryDim / 2)
-    return emitError() << "longrope factor lists must have rotary_dim/2 = "
-                       << rotaryDim / 2 << " entries, got "
-                       << getShortFactor().size();
-  return success();
-}
 
 //===----------------------------------------------------------------------===//
 // Configuration attributes
@@ -320,10 +274,16 @@ LogicalResult AlibiSlopesAttr::verify(EmitErrorFn emitError, int64_t numHeads,
   return success();
 }
 
-LogicalResult RopeAttr::verify(EmitErrorFn emitError, RotaryLayout,
-                               int64_t rotaryDim) {
+LogicalResult mlir::posenc::checkRotaryDim(EmitErrorFn emitError,
+                                           int64_t rotaryDim) {
+  // Pairs (i, i + d/2) or (2i, 2i+1) need an even count of rotated channels.
   if (rotaryDim <= 0 || rotaryDim % 2 != 0)
     return emitError() << "'rotary_dim' must be positive and even, got "
                        << rotaryDim;
   return success();
+}
+
+LogicalResult RopeAttr::verify(EmitErrorFn emitError, RotaryLayout,
+                               int64_t rotaryDim) {
+  return checkRotaryDim(emitError, rotaryDim);
 }

@@ -1,14 +1,14 @@
 //===- PosEncNumerics.cpp - reference numerics of posenc ------------------===//
 //
-// fp64 formulas of every RoPE scaling scheme, ALiBi slopes and sinusoidal
-// tables, written from the published implementations (HF transformers v5 by
-// default; the vLLM / llama.cpp variants where an attribute names them).
+// The fp64 numerics shared by every op: the RoPE ladder, YaRN and LongRoPE
+// attention factors, finiteness of the tables, ALiBi slopes, sinusoidal
+// columns, rounding. The schemes' own formulas are in RopeScaling.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "posenc/IR/PosEncNumerics.h"
 
-#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -20,16 +20,78 @@
 using namespace mlir;
 using namespace mlir::posenc;
 
-static constexpr double kPi = 3.14159265358979323846;
+//===----------------------------------------------------------------------===//
+// Formulas stated once (ScalingFormulas.h)
+//===----------------------------------------------------------------------===//
+
+ScalarArith::~ScalarArith() = default;
+RuntimeFrequencyBuilder::~RuntimeFrequencyBuilder() = default;
+
+double ScalarArith::evaluate(Kind kind, double lhs, double rhs) {
+  switch (kind) {
+  case Kind::Add:
+    return lhs + rhs;
+  case Kind::Sub:
+    return lhs - rhs;
+  case Kind::Mul:
+    return lhs * rhs;
+  case Kind::Div:
+    return lhs / rhs;
+  case Kind::Pow:
+    return std::pow(lhs, rhs);
+  case Kind::Max:
+    return std::max(lhs, rhs);
+  }
+  llvm_unreachable("unknown ScalarArith::Kind");
+}
+
+Scalar ScalarArith::emit(Kind, Scalar, Scalar) {
+  llvm::report_fatal_error("posenc: a formula evaluated in fp64 met a "
+                           "runtime value");
+}
+
+Scalar mlir::posenc::ropeInvFreq(ScalarArith &arith, Scalar base, Scalar twoI,
+                                 int64_t rotaryDim) {
+  Scalar exponent = arith.div(twoI, static_cast<double>(rotaryDim));
+  return arith.div(1.0, arith.pow(base, exponent));
+}
 
 SmallVector<double> mlir::posenc::defaultInvFreq(int64_t rotaryDim,
                                                  double base) {
+  ScalarArith fp64;
   SmallVector<double> inv;
   inv.reserve(rotaryDim / 2);
   for (int64_t i = 0; i < rotaryDim / 2; ++i)
-    inv.push_back(1.0 / std::pow(base, static_cast<double>(2 * i) /
-                                           static_cast<double>(rotaryDim)));
+    inv.push_back(ropeInvFreq(fp64, base, static_cast<double>(2 * i), rotaryDim)
+                      .getConstant());
   return inv;
+}
+
+FailureOr<RuntimeFrequencies> mlir::posenc::buildSwitchedFrequencies(
+    RopeScalingAttrInterface scaling, RuntimeFrequencyBuilder &builder,
+    int64_t rotaryDim, double base, int64_t length) {
+  Value exceeds = builder.emitSeqLenExceeds(length);
+  RopeFrequencies upTo =
+      computeRopeFrequencies(scaling, rotaryDim, base, length);
+  // No i64 length exceeds 2^63 - 1: the second table is then never selected
+  // (and length + 1 would overflow).
+  RopeFrequencies beyond = computeRopeFrequencies(
+      scaling, rotaryDim, base,
+      length == std::numeric_limits<int64_t>::max() ? length : length + 1);
+  FailureOr<Value> beyondTable = builder.buildConstantTable(beyond.invFreq);
+  if (failed(beyondTable))
+    return failure();
+  FailureOr<Value> upToTable = builder.buildConstantTable(upTo.invFreq);
+  if (failed(upToTable))
+    return failure();
+  Value invFreq = builder.emitSelect(exceeds, *beyondTable, *upToTable);
+  Value factor = builder.buildAttentionFactor(beyond.attentionFactor);
+  // The attention factor folds to f32: select only when it differs there.
+  if (static_cast<float>(upTo.attentionFactor) !=
+      static_cast<float>(beyond.attentionFactor))
+    factor = builder.emitSelect(
+        exceeds, factor, builder.buildAttentionFactor(upTo.attentionFactor));
+  return RuntimeFrequencies{invFreq, factor};
 }
 
 double mlir::posenc::yarnMscale(double scale, double mscale) {
@@ -67,172 +129,6 @@ mlir::posenc::computeRopeFrequencies(RopeScalingAttrInterface scaling,
 }
 
 //===----------------------------------------------------------------------===//
-// Scaling schemes
-//===----------------------------------------------------------------------===//
-
-// HF `_compute_linear_scaling_rope_parameters`: position interpolation.
-void LinearAttr::computeFrequencies(int64_t rotaryDim, double base,
-                                    std::optional<int64_t>,
-                                    SmallVectorImpl<double> &invFreq,
-                                    double &attentionFactor) const {
-  double factor = getFactor();
-  for (double inv : defaultInvFreq(rotaryDim, base))
-    invFreq.push_back(inv / factor);
-  attentionFactor = 1.0;
-}
-
-/// The NTK exponent d/(d-2) (verified d > 2).
-static double ntkExponent(int64_t rotaryDim) {
-  return static_cast<double>(rotaryDim) / static_cast<double>(rotaryDim - 2);
-}
-
-// HF (<= v4) `ntk`: base' = base * s^(d/(d-2)). vLLM
-// `NTKScalingRotaryEmbedding` (mixed_b unset): inv(b*s) / s^(2/d).
-void NtkAttr::computeFrequencies(int64_t rotaryDim, double base,
-                                 std::optional<int64_t>,
-                                 SmallVectorImpl<double> &invFreq,
-                                 double &attentionFactor) const {
-  double s = getFactor();
-  attentionFactor = 1.0;
-  if (getForm() == NtkForm::hf) {
-    invFreq.append(
-        defaultInvFreq(rotaryDim, base * std::pow(s, ntkExponent(rotaryDim))));
-    return;
-  }
-  double divisor = std::pow(s, 2.0 / static_cast<double>(rotaryDim));
-  for (double inv : defaultInvFreq(rotaryDim, base * s))
-    invFreq.push_back(inv / divisor);
-}
-
-// HF `_compute_dynamic_ntk_parameters`; vLLM legacy evaluates it once at
-// L = s * max_position_embeddings.
-void DynamicNtkAttr::computeFrequencies(int64_t rotaryDim, double base,
-                                        std::optional<int64_t> seqLen,
-                                        SmallVectorImpl<double> &invFreq,
-                                        double &attentionFactor) const {
-  double s = getFactor();
-  double maxPos = static_cast<double>(getMaxPositionEmbeddings());
-  double length;
-  if (getRule() == DynamicNtkRule::hf) {
-    assert(seqLen && "hf dynamic NTK needs the runtime sequence length");
-    length = std::max(static_cast<double>(*seqLen), maxPos);
-  } else {
-    length = s * maxPos;
-  }
-  double scaledBase =
-      base * std::pow(s * length / maxPos - (s - 1.0), ntkExponent(rotaryDim));
-  invFreq.append(defaultInvFreq(rotaryDim, scaledBase));
-  attentionFactor = 1.0;
-}
-
-double YarnAttr::getScale() const {
-  if (getFactorRule() == YarnFactorRule::context_ratio)
-    return static_cast<double>(*getMaxPositionEmbeddings()) /
-           static_cast<double>(getOriginalMaxPositionEmbeddings());
-  return getFactor();
-}
-
-// HF `_compute_yarn_parameters` (v5: explicit factor, optional truncation).
-void YarnAttr::computeFrequencies(int64_t rotaryDim, double base,
-                                  std::optional<int64_t>,
-                                  SmallVectorImpl<double> &invFreq,
-                                  double &attentionFactor) const {
-  double s = getScale();
-  double d = static_cast<double>(rotaryDim);
-  double original = static_cast<double>(getOriginalMaxPositionEmbeddings());
-  // Pair index at which the wavelength equals original / rotations.
-  auto correctionDim = [&](double rotations) {
-    return d * std::log(original / (rotations * 2.0 * kPi)) /
-           (2.0 * std::log(base));
-  };
-  double low = correctionDim(getBetaFast());
-  double high = correctionDim(getBetaSlow());
-  if (getTruncate()) {
-    low = std::floor(low);
-    high = std::ceil(high);
-  }
-  low = std::max(low, 0.0);
-  high = std::min(high, d - 1.0);
-  if (low == high)
-    high += 0.001; // HF/vLLM singularity guard.
-
-  SmallVector<double> extrapolation = defaultInvFreq(rotaryDim, base);
-  for (auto [i, extrap] : llvm::enumerate(extrapolation)) {
-    double ramp =
-        std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
-    double keep = 1.0 - ramp; // weight of the original frequency
-    double interp = extrap / s;
-    invFreq.push_back(interp * (1.0 - keep) + extrap * keep);
-  }
-
-  auto toDouble = [](std::optional<Real> v) -> std::optional<double> {
-    if (v)
-      return static_cast<double>(*v);
-    return std::nullopt;
-  };
-  attentionFactor =
-      yarnAttentionFactor(s, toDouble(getMscale()), toDouble(getMscaleAllDim()),
-                          toDouble(getAttentionFactor()));
-}
-
-// HF `_compute_llama3_parameters` (vLLM: no smoothing when the bands meet).
-void Llama3Attr::computeFrequencies(int64_t rotaryDim, double base,
-                                    std::optional<int64_t>,
-                                    SmallVectorImpl<double> &invFreq,
-                                    double &attentionFactor) const {
-  double s = getFactor();
-  double low = getLowFreqFactor();
-  double high = getHighFreqFactor();
-  double original = static_cast<double>(getOriginalMaxPositionEmbeddings());
-  double lowWavelen = original / low;
-  double highWavelen = original / high;
-  for (double inv : defaultInvFreq(rotaryDim, base)) {
-    double wavelen = 2.0 * kPi / inv;
-    if (wavelen < highWavelen) {
-      invFreq.push_back(inv);
-    } else if (wavelen > lowWavelen) {
-      invFreq.push_back(inv / s);
-    } else {
-      double smooth =
-          high == low ? 0.0 : (original / wavelen - low) / (high - low);
-      invFreq.push_back((1.0 - smooth) * inv / s + smooth * inv);
-    }
-  }
-  attentionFactor = 1.0;
-}
-
-// HF `_compute_longrope_parameters`: per-pair factors divide the frequency.
-void LongRopeAttr::computeFrequencies(int64_t rotaryDim, double base,
-                                      std::optional<int64_t> seqLen,
-                                      SmallVectorImpl<double> &invFreq,
-                                      double &attentionFactor) const {
-  int64_t original = getOriginalMaxPositionEmbeddings();
-  bool useLong;
-  switch (getSelect()) {
-  case LongRopeSelect::hf:
-    assert(seqLen && "hf LongRoPE needs the runtime sequence length");
-    useLong = *seqLen > original;
-    break;
-  case LongRopeSelect::fixed_short:
-    useLong = false;
-    break;
-  case LongRopeSelect::fixed_long:
-    useLong = true;
-    break;
-  }
-  ArrayRef<Real> factors = useLong ? getLongFactor() : getShortFactor();
-  for (auto [inv, factor] :
-       llvm::zip_equal(defaultInvFreq(rotaryDim, base), factors))
-    invFreq.push_back(inv / factor);
-  if (std::optional<Real> explicitFactor = getAttentionFactor())
-    attentionFactor = *explicitFactor;
-  else
-    attentionFactor =
-        longRopeAttentionFactor(static_cast<double>(getMaxPositionEmbeddings()),
-                                static_cast<double>(original));
-}
-
-//===----------------------------------------------------------------------===//
 // Finiteness of the tables
 //===----------------------------------------------------------------------===//
 
@@ -264,30 +160,6 @@ std::string NonFiniteFrequency::describe() const {
   return text;
 }
 
-/// The parameter that scales entry `index` of `scaling`'s table computed for
-/// `seqLen`: LongRoPE's per-pair factor, else the scheme's single factor.
-static std::pair<std::string, double>
-getScalingParameter(RopeScalingAttrInterface scaling, int64_t index,
-                    std::optional<int64_t> seqLen) {
-  if (auto longRope = dyn_cast<LongRopeAttr>(scaling)) {
-    bool useLong = longRope.getSelect() == LongRopeSelect::fixed_long ||
-                   (longRope.getSelect() == LongRopeSelect::hf && seqLen &&
-                    *seqLen > longRope.getOriginalMaxPositionEmbeddings());
-    ArrayRef<Real> factors =
-        useLong ? longRope.getLongFactor() : longRope.getShortFactor();
-    return {
-        (Twine(useLong ? "long_factor[" : "short_factor[") + Twine(index) + "]")
-            .str(),
-        factors[index]};
-  }
-  double factor =
-      llvm::TypeSwitch<Attribute, double>(scaling)
-          .Case<LinearAttr, NtkAttr, DynamicNtkAttr, YarnAttr, Llama3Attr>(
-              [](auto attr) { return static_cast<double>(attr.getFactor()); })
-          .Default([](Attribute) { return 0.0; });
-  return {"factor", factor};
-}
-
 std::optional<NonFiniteFrequency>
 mlir::posenc::findNonFiniteFrequency(RopeScalingAttrInterface scaling,
                                      int64_t rotaryDim, double base,
@@ -296,26 +168,16 @@ mlir::posenc::findNonFiniteFrequency(RopeScalingAttrInterface scaling,
   if (!scaling)
     return std::nullopt;
   SmallVector<std::optional<int64_t>, 2> lengths = {std::nullopt};
-  if (scaling.needsSeqLen()) {
-    if (auto ntk = dyn_cast<DynamicNtkAttr>(scaling)) {
-      // The base ratio s*L/M - (s-1) grows from 1 at L = M; it cancels worst
-      // there (to 0 for s = 1e17) and overflows, harmlessly, at the top.
-      lengths = {ntk.getMaxPositionEmbeddings(),
-                 std::numeric_limits<int64_t>::max()};
-    } else if (auto longRope = dyn_cast<LongRopeAttr>(scaling)) {
-      int64_t original = longRope.getOriginalMaxPositionEmbeddings();
-      lengths = {original};
-      if (original != std::numeric_limits<int64_t>::max())
-        lengths.push_back(original + 1);
-    }
-  }
+  if (scaling.needsSeqLen())
+    lengths.assign(llvm::to_vector_of<std::optional<int64_t>>(
+        scaling.getCriticalSeqLens()));
   for (std::optional<int64_t> seqLen : lengths) {
     RopeFrequencies freqs =
         computeRopeFrequencies(scaling, rotaryDim, base, seqLen);
     for (auto [index, entry] : llvm::enumerate(freqs.invFreq)) {
       if (isFiniteIn(entry, elementType))
         continue;
-      auto [parameter, value] = getScalingParameter(scaling, index, seqLen);
+      auto [parameter, value] = scaling.getScalingParameter(index, seqLen);
       return NonFiniteFrequency{parameter,
                                 value,
                                 static_cast<int64_t>(index),

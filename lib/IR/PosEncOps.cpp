@@ -85,10 +85,8 @@ static std::string formatSum(int64_t a, int64_t b) {
 
 static LogicalResult verifyRotaryDim(Operation *op, int64_t rotaryDim,
                                      int64_t headDim) {
-  // Pairs (i, i + d/2) or (2i, 2i+1) need an even count of rotated channels.
-  if (rotaryDim <= 0 || rotaryDim % 2 != 0)
-    return op->emitOpError("rotary_dim must be positive and even, got ")
-           << rotaryDim;
+  if (failed(checkRotaryDim([&]() { return op->emitOpError(); }, rotaryDim)))
+    return failure();
   if (!ShapedType::isDynamic(headDim) && rotaryDim > headDim)
     return op->emitOpError("rotary_dim (")
            << rotaryDim << ") exceeds head_dim (" << headDim << ")";
@@ -143,8 +141,8 @@ static LogicalResult verifyPositions(Operation *op, StringRef name,
 
 LogicalResult RopeFrequenciesOp::verify() {
   int64_t rotaryDim = getRotaryDim();
-  if (rotaryDim % 2 != 0)
-    return emitOpError("rotary_dim must be even, got ") << rotaryDim;
+  if (failed(checkRotaryDim([&]() { return emitOpError(); }, rotaryDim)))
+    return failure();
   double base = getBase().convertToDouble();
   // Every scheme takes log(base) or base^x; base <= 1 has no frequency ladder.
   if (!std::isfinite(base) || base <= 1.0)
@@ -211,6 +209,67 @@ int64_t RotaryOp::getTokenAxis() {
   return getInput().getType().getRank() - 2;
 }
 
+/// Exactly one of inv_freq and the cos/sin tables, of rotary_dim/2 columns.
+static LogicalResult verifyFrequencySource(RotaryOp op) {
+  int64_t rotaryDim = op.getRotaryDim();
+  bool hasTables = op.getCos() || op.getSin();
+  if (static_cast<bool>(op.getInvFreq()) == hasTables)
+    return op.emitOpError("needs exactly one frequency source: inv_freq or "
+                          "cos_sin tables");
+  if (op.getInvFreq())
+    return verifyInvFreq(op, op.getInvFreq(), rotaryDim);
+  if (!op.getCos() || !op.getSin())
+    return op.emitOpError("cos and sin tables must be given together");
+  auto cosType = cast<RankedTensorType>(op.getCos().getType());
+  if (cosType != op.getSin().getType())
+    return op.emitOpError("cos and sin tables must have the same type");
+  if (cosType.getRank() != 2)
+    return op.emitOpError("cos/sin tables must have shape [T, rotary_dim/2], "
+                          "got ")
+           << cosType;
+  if (staticMismatch(cosType.getDimSize(1), rotaryDim / 2))
+    return op.emitOpError("cos/sin tables must have rotary_dim/2 = ")
+           << rotaryDim / 2 << " columns, got " << cosType.getDimSize(1);
+  if (op.getAttentionFactor())
+    return op.emitOpError(
+        "attention_factor is only valid with inv_freq (cos/sin "
+        "tables already include it)");
+  return success();
+}
+
+/// M-RoPE sections and layout; `prefix` receives the leading extent of the
+/// positions (the axis count) when M-RoPE is on.
+static LogicalResult verifyMRope(RotaryOp op,
+                                 SmallVectorImpl<int64_t> &prefix) {
+  std::optional<ArrayRef<int64_t>> sections = op.getMropeSections();
+  if (!sections) {
+    if (op.getMropeLayout())
+      return op.emitOpError("mrope_layout requires mrope_sections");
+    return success();
+  }
+  if (sections->size() < 2)
+    return op.emitOpError("mrope_sections needs at least 2 axes, got ")
+           << sections->size();
+  APInt total(128, 0); // exact: entries reach 2^63 - 1
+  for (int64_t s : *sections) {
+    if (s <= 0)
+      return op.emitOpError("mrope_sections entries must be > 0");
+    total += APInt(128, s);
+  }
+  if (total != op.getRotaryDim() / 2)
+    return op.emitOpError("mrope_sections must sum to rotary_dim/2 = ")
+           << op.getRotaryDim() / 2 << ", got "
+           << llvm::toString(total, 10, /*Signed=*/false);
+  if (op.getMropeLayout() == MRopeLayout::interleaved && sections->size() != 3)
+    return op.emitOpError("interleaved M-RoPE is defined for 3 axes (t, h, w), "
+                          "got ")
+           << sections->size();
+  if (!op.getPositions())
+    return op.emitOpError("M-RoPE requires positions of shape [axes, ..., S]");
+  prefix.push_back(sections->size());
+  return success();
+}
+
 LogicalResult RotaryOp::verify() {
   auto inputType = getInput().getType();
   int64_t rank = inputType.getRank();
@@ -227,56 +286,11 @@ LogicalResult RotaryOp::verify() {
   if (failed(verifyRotaryDim(*this, rotaryDim, inputType.getShape().back())))
     return failure();
 
-  bool hasTables = getCos() || getSin();
-  if (static_cast<bool>(getInvFreq()) == hasTables)
-    return emitOpError("needs exactly one frequency source: inv_freq or "
-                       "cos_sin tables");
-  if (getInvFreq() && failed(verifyInvFreq(*this, getInvFreq(), rotaryDim)))
+  if (failed(verifyFrequencySource(*this)))
     return failure();
-  if (hasTables) {
-    if (!getCos() || !getSin())
-      return emitOpError("cos and sin tables must be given together");
-    auto cosType = cast<RankedTensorType>(getCos().getType());
-    if (cosType != getSin().getType())
-      return emitOpError("cos and sin tables must have the same type");
-    if (cosType.getRank() != 2)
-      return emitOpError("cos/sin tables must have shape [T, rotary_dim/2], "
-                         "got ")
-             << cosType;
-    if (staticMismatch(cosType.getDimSize(1), rotaryDim / 2))
-      return emitOpError("cos/sin tables must have rotary_dim/2 = ")
-             << rotaryDim / 2 << " columns, got " << cosType.getDimSize(1);
-    if (getAttentionFactor())
-      return emitOpError(
-          "attention_factor is only valid with inv_freq (cos/sin "
-          "tables already include it)");
-  }
-
   SmallVector<int64_t> prefix;
-  if (std::optional<ArrayRef<int64_t>> sections = getMropeSections()) {
-    if (sections->size() < 2)
-      return emitOpError("mrope_sections needs at least 2 axes, got ")
-             << sections->size();
-    APInt total(128, 0); // exact: entries reach 2^63 - 1
-    for (int64_t s : *sections) {
-      if (s <= 0)
-        return emitOpError("mrope_sections entries must be > 0");
-      total += APInt(128, s);
-    }
-    if (total != rotaryDim / 2)
-      return emitOpError("mrope_sections must sum to rotary_dim/2 = ")
-             << rotaryDim / 2 << ", got "
-             << llvm::toString(total, 10, /*Signed=*/false);
-    if (getMropeLayout() == MRopeLayout::interleaved && sections->size() != 3)
-      return emitOpError("interleaved M-RoPE is defined for 3 axes (t, h, w), "
-                         "got ")
-             << sections->size();
-    if (!getPositions())
-      return emitOpError("M-RoPE requires positions of shape [axes, ..., S]");
-    prefix.push_back(sections->size());
-  } else if (getMropeLayout()) {
-    return emitOpError("mrope_layout requires mrope_sections");
-  }
+  if (failed(verifyMRope(*this, prefix)))
+    return failure();
 
   if (getPositions()) {
     std::optional<int64_t> batch;
@@ -469,25 +483,26 @@ double AttentionOp::getScaleOrDefault() {
          std::sqrt(static_cast<double>(getQuery().getType().getShape().back()));
 }
 
-LogicalResult AttentionOp::verify() {
-  auto qType = getQuery().getType();
-  auto kType = getKey().getType();
-  auto vType = getValue().getType();
-  auto outType = getResult().getType();
+/// Ranks, element types, head counts and extents of q, k, v and the result.
+static LogicalResult verifyAttentionShapes(AttentionOp op) {
+  auto qType = op.getQuery().getType();
+  auto kType = op.getKey().getType();
+  auto vType = op.getValue().getType();
+  auto outType = op.getResult().getType();
   for (auto [name, type] :
        {std::pair<StringRef, RankedTensorType>{"query", qType},
         {"key", kType},
         {"value", vType},
         {"result", outType}})
     if (type.getRank() != 4)
-      return emitOpError() << name << " must have shape [B, H, S, D], got "
-                           << type;
+      return op.emitOpError()
+             << name << " must have shape [B, H, S, D], got " << type;
   Type elementType = qType.getElementType();
   if (kType.getElementType() != elementType ||
       vType.getElementType() != elementType ||
       outType.getElementType() != elementType)
-    return emitOpError("query, key, value and result must share one element "
-                       "type");
+    return op.emitOpError("query, key, value and result must share one element "
+                          "type");
 
   // The lowering splits the query heads into groups of Hq/Hkv when it is
   // built: without static head counts it could only fail to legalize.
@@ -497,38 +512,45 @@ LogicalResult AttentionOp::verify() {
         {"value", vType},
         {"result", outType}})
     if (type.isDynamicDim(1))
-      return emitOpError("requires static head counts (the GQA group size "
-                         "Hq/Hkv is resolved at compile time), but the ")
+      return op.emitOpError("requires static head counts (the GQA group size "
+                            "Hq/Hkv is resolved at compile time), but the ")
              << name << " has a dynamic head count: " << type;
 
   ArrayRef<int64_t> q = qType.getShape(), k = kType.getShape(),
                     v = vType.getShape(), out = outType.getShape();
   if (staticMismatch(q[0], k[0]) || staticMismatch(q[0], v[0]) ||
       staticMismatch(q[0], out[0]))
-    return emitOpError("batch sizes differ");
+    return op.emitOpError("batch sizes differ");
   // The key's too: RoPE rotates k's channels [0, rotary_dim) and passes the
   // rest through, which needs its width.
   if (ShapedType::isDynamic(q[3]) || ShapedType::isDynamic(k[3]) ||
       ShapedType::isDynamic(v[3]))
-    return emitOpError("head dims must be static");
+    return op.emitOpError("head dims must be static");
   if (staticMismatch(q[3], k[3]))
-    return emitOpError("query head_dim (")
+    return op.emitOpError("query head_dim (")
            << q[3] << ") differs from key head_dim (" << k[3] << ")";
   if (staticMismatch(k[1], v[1]) || staticMismatch(k[2], v[2]))
-    return emitOpError("key and value must have the same heads and sequence "
-                       "length");
+    return op.emitOpError("key and value must have the same heads and sequence "
+                          "length");
   if (q[1] == 0 || k[1] == 0)
-    return emitOpError("needs at least one query and one key/value head");
+    return op.emitOpError("needs at least one query and one key/value head");
   if (q[1] % k[1] != 0)
-    return emitOpError("query heads (")
+    return op.emitOpError("query heads (")
            << q[1] << ") must be a multiple of key/value heads (" << k[1]
            << ") for GQA";
   if (staticMismatch(out[1], q[1]) || staticMismatch(out[2], q[2]) ||
       staticMismatch(out[3], v[3]))
-    return emitOpError("result must be [B, Hq, Sq, Dv] = [")
+    return op.emitOpError("result must be [B, Hq, Sq, Dv] = [")
            << q[0] << ", " << q[1] << ", " << q[2] << ", " << v[3] << "], got "
            << outType;
+  return success();
+}
 
+LogicalResult AttentionOp::verify() {
+  if (failed(verifyAttentionShapes(*this)))
+    return failure();
+  ArrayRef<int64_t> q = getQuery().getType().getShape(),
+                    k = getKey().getType().getShape();
   if (std::optional<APFloat> scale = getScale()) {
     double s = scale->convertToDouble();
     if (!std::isfinite(s) || s <= 0.0)

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 // Frequencies come in pairs.
-// expected-error @+1 {{rotary_dim must be even, got 63}}
+// expected-error @+1 {{'rotary_dim' must be positive and even, got 63}}
 %0:2 = posenc.rope_frequencies dim 63 base 10000.0 : tensor<31xf32>, f32
 
 // -----
@@ -164,7 +164,7 @@ func.func @rotary_dynamic_head_dim(%x: tensor<16x?xf32>, %f: tensor<32xf32>) {
 // -----
 
 func.func @rotary_odd_dim(%x: tensor<16x128xf32>, %f: tensor<32xf32>) {
-  // expected-error @+1 {{rotary_dim must be positive and even, got 65}}
+  // expected-error @+1 {{'rotary_dim' must be positive and even, got 65}}
   %0 = posenc.rotary %x half_split dim 65 inv_freq(%f : tensor<32xf32>) : tensor<16x128xf32>
   return
 }

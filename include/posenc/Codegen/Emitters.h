@@ -15,6 +15,7 @@
 #define POSENC_CODEGEN_EMITTERS_H
 
 #include "posenc/IR/PosEncAttrs.h"
+#include "posenc/IR/ScalingFormulas.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -89,6 +90,29 @@ Value emitAlibiSlopes(OpBuilder &b, Location loc, AlibiSlopesAttr config,
 /// (f32).
 Value emitAlibiBias(OpBuilder &b, Location loc, Value slope, Value qPos,
                     Value kPos, AlibiForm form);
+
+//===----------------------------------------------------------------------===//
+// Scaling formulas at run time
+//===----------------------------------------------------------------------===//
+
+/// The ScalarArith of runtime scaling formulas (posenc/IR/ScalingFormulas.h):
+/// an operation with a runtime operand becomes the arith/math op on f64 at
+/// the builder's insertion point (constants materialized next to it);
+/// operations on constants fold in fp64 as in the fold.
+class ScalarArithBuilder : public ScalarArith {
+public:
+  ScalarArithBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
+
+  /// `scalar` as an f64 value.
+  Value materialize(Scalar scalar);
+
+protected:
+  Scalar emit(Kind kind, Scalar lhs, Scalar rhs) override;
+
+private:
+  OpBuilder &b;
+  Location loc;
+};
 
 } // namespace posenc
 } // namespace mlir

@@ -9,6 +9,12 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/bit.h"
 
+#include "posenc/IR/ScalingFormulas.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+
 #include "posenc/IR/PosEncEnums.h.inc"
 
 #include "posenc/IR/PosEncInterfaces.h.inc"
@@ -34,6 +40,12 @@ private:
 inline llvm::hash_code hash_value(Real real) {
   return llvm::hash_value(llvm::bit_cast<uint64_t>(static_cast<double>(real)));
 }
+
+/// RoPE rotates pairs of channels: a rotary dimension must be positive and
+/// even. The one check of every op and attribute that carries one
+/// (posenc.rotary, posenc.rope_frequencies, posenc.attention, #posenc.rope).
+LogicalResult checkRotaryDim(function_ref<InFlightDiagnostic()> emitError,
+                             int64_t rotaryDim);
 
 /// Parses `true` or `false` (attribute parameters of kind bool).
 FailureOr<bool> parseBoolKeyword(AsmParser &parser);

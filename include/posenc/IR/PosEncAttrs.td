@@ -40,9 +40,15 @@ class PosEnc_BoolParam<string default, string desc = "">
   let printer = "$_printer << ($_self ? \"true\" : \"false\")";
 }
 
-class PosEnc_ScalingAttr<string name, string mnemonic>
+// A scaling scheme: implements RopeScalingAttrInterface in
+// lib/IR/RopeScaling.cpp. Every scheme computes its table
+// (`computeFrequencies`); `overrides` names the interface methods whose
+// default implementation the scheme replaces.
+class PosEnc_ScalingAttr<string name, string mnemonic,
+                         list<string> overrides = []>
     : PosEnc_Attr<name, mnemonic, [DeclareAttrInterfaceMethods<
-          PosEnc_RopeScalingAttrInterface, ["needsSeqLen", "verifyRotaryDim", "computeFrequencies"]>]> {
+          PosEnc_RopeScalingAttrInterface,
+          !listconcat(["computeFrequencies"], overrides)>]> {
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
@@ -64,7 +70,7 @@ def PosEnc_LinearAttr : PosEnc_ScalingAttr<"Linear", "linear"> {
   let parameters = (ins PosEnc_F64Param<"", "scaling factor s > 0">:$factor);
 }
 
-def PosEnc_NtkAttr : PosEnc_ScalingAttr<"Ntk", "ntk"> {
+def PosEnc_NtkAttr : PosEnc_ScalingAttr<"Ntk", "ntk", ["verifyRotaryDim"]> {
   let summary = "static NTK-aware scaling";
   let description = [{
     `form = hf` (default): `base' = base * s^(d/(d-2))`, then default
@@ -81,7 +87,9 @@ def PosEnc_NtkAttr : PosEnc_ScalingAttr<"Ntk", "ntk"> {
                            "which published formula">:$form);
 }
 
-def PosEnc_DynamicNtkAttr : PosEnc_ScalingAttr<"DynamicNtk", "dynamic_ntk"> {
+def PosEnc_DynamicNtkAttr : PosEnc_ScalingAttr<"DynamicNtk", "dynamic_ntk",
+    ["needsSeqLen", "verifyRotaryDim", "getCriticalSeqLens",
+     "buildRuntimeFrequencies"]> {
   let summary = "dynamic NTK-aware scaling";
   let description = [{
     `base' = base * (s * L / max_position_embeddings - (s - 1))^(d/(d-2))`.
@@ -161,7 +169,9 @@ def PosEnc_Llama3Attr : PosEnc_ScalingAttr<"Llama3", "llama3"> {
     "int64_t":$original_max_position_embeddings);
 }
 
-def PosEnc_LongRopeAttr : PosEnc_ScalingAttr<"LongRope", "longrope"> {
+def PosEnc_LongRopeAttr : PosEnc_ScalingAttr<"LongRope", "longrope",
+    ["needsSeqLen", "verifyRotaryDim", "getCriticalSeqLens",
+     "getScalingParameter", "buildRuntimeFrequencies"]> {
   let summary = "LongRoPE per-pair rescaling (Phi-3 `su`/`longrope`)";
   let description = [{
     `inv[i] = 1 / (f[i] * base^(2i/d))` where `f` is `long_factor` or

@@ -39,6 +39,13 @@ struct RopeFrequencies {
   double attentionFactor = 1.0;
 };
 
+/// RoPE's inverse frequency `1 / base^(2i/d)` of the pair whose first
+/// channel is `twoI` = 2i (`d` = `rotaryDim`): the one statement of the
+/// ladder. defaultInvFreq evaluates it in fp64; runtime tables (dynamic NTK)
+/// emit it with a runtime base.
+Scalar ropeInvFreq(ScalarArith &arith, Scalar base, Scalar twoI,
+                   int64_t rotaryDim);
+
 /// `base^(-2i/d)` for `i in [0, d/2)`: the unscaled RoPE ladder.
 llvm::SmallVector<double> defaultInvFreq(int64_t rotaryDim, double base);
 
@@ -62,6 +69,16 @@ double longRopeAttentionFactor(double maxPos, double original);
 RopeFrequencies computeRopeFrequencies(RopeScalingAttrInterface scaling,
                                        int64_t rotaryDim, double base,
                                        std::optional<int64_t> seqLen);
+
+/// The runtime form of a scheme whose table changes at one sequence length:
+/// the table up to `length` and the one beyond (computeFrequencies at
+/// `length` and `length + 1`, in fp64) become constants and the runtime
+/// length selects (HF LongRoPE: long factors iff seq_len > `length`). The
+/// rule itself stays in the scheme's computeFrequencies.
+FailureOr<RuntimeFrequencies>
+buildSwitchedFrequencies(RopeScalingAttrInterface scaling,
+                         RuntimeFrequencyBuilder &builder, int64_t rotaryDim,
+                         double base, int64_t length);
 
 /// True when `value` rounded once to `semantics` (or `type`) is finite.
 bool roundsToFinite(double value, const llvm::fltSemantics &semantics);

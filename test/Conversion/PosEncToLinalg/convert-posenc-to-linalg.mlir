@@ -14,13 +14,16 @@ func.func @static_frequencies() -> (tensor<32xf32>, f32) {
 
 // -----
 
-// HF dynamic NTK: base' from the runtime length, then 1 / base'^(2i/d).
+// HF dynamic NTK: base' = base * (s * L / M - (s - 1))^(d/(d-2)) with
+// L = max(seq_len, M), the fold's formula and order of operations on the
+// runtime length, then 1 / base'^(2i/d).
 // CHECK-LABEL: func.func @dynamic_ntk
 // CHECK-SAME: %[[N:.+]]: index
 // CHECK: %[[LEN:.+]] = arith.index_cast %[[N]] : index to i64
-// CHECK: %[[L:.+]] = arith.maxsi %[[LEN]], %{{.+}} : i64
-// CHECK: %[[LF:.+]] = arith.sitofp %[[L]] : i64 to f64
-// CHECK: %[[SCALED:.+]] = arith.mulf %[[LF]], %{{.+}} : f64
+// CHECK: %[[LF:.+]] = arith.sitofp %[[LEN]] : i64 to f64
+// CHECK: %[[L:.+]] = arith.maxnumf %[[LF]], %{{.+}} : f64
+// CHECK: %[[SL:.+]] = arith.mulf %{{.+}}, %[[L]] : f64
+// CHECK: %[[SCALED:.+]] = arith.divf %[[SL]], %{{.+}} : f64
 // CHECK: %[[RATIO:.+]] = arith.subf %[[SCALED]], %{{.+}} : f64
 // CHECK: %[[POW:.+]] = math.powf %[[RATIO]], %{{.+}} : f64
 // CHECK: %[[BASE:.+]] = arith.mulf %{{.+}}, %[[POW]] : f64
