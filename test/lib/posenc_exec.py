@@ -26,7 +26,8 @@ def from_bf16_bits(b: np.ndarray) -> np.ndarray:
 
 def run(posenc_run: str, module: str, inputs: Sequence[np.ndarray],
         entry: Optional[str] = None, pipeline: Optional[str] = None,
-        threads: Optional[int] = None, extra: Sequence[str] = ()) -> List[np.ndarray]:
+        threads: Optional[int] = None, extra: Sequence[str] = (),
+        timeout: Optional[float] = None) -> List[np.ndarray]:
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "kernel.mlir")
         with open(src, "w") as f:
@@ -47,7 +48,10 @@ def run(posenc_run: str, module: str, inputs: Sequence[np.ndarray],
         if threads:
             cmd.append(f"--threads={threads}")
         cmd.extend(extra)
-        out = subprocess.run(cmd, capture_output=True, text=True)
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise RuntimeError(f"posenc-run: error: timed out after {timeout:g} s")
         if out.returncode != 0:
             raise RuntimeError(f"posenc-run failed ({out.returncode}):\n{out.stdout[-2000:]}"
                                f"\n{out.stderr[-4000:]}")
