@@ -238,60 +238,67 @@ LogicalResult ConfigReader::readInt(const Section &section, StringRef key,
   return success();
 }
 
-LogicalResult ConfigReader::readBool(const Section &section, StringRef key,
-                                     std::optional<bool> &out) {
+/// Reads `key` as the `T` that `convert` makes of its value; std::nullopt from
+/// `convert` is a wrong type: `'key' must be <expected>, got <value>`.
+template <typename T, typename Convert>
+static LogicalResult readAs(ConfigReader &r, const Section &section,
+                            StringRef key, std::optional<T> &out,
+                            StringRef expected, Convert convert) {
   out.reset();
   const json::Value *value = section.find(key);
   if (!value)
     return success();
-  std::optional<bool> flag = value->getAsBoolean();
-  if (!flag)
-    return error(section, key)
-           << "must be true or false, got " << describe(*value);
-  out = *flag;
+  std::optional<T> converted = convert(*value);
+  if (!converted)
+    return r.error(section, key)
+           << "must be " << expected << ", got " << describe(*value);
+  out = std::move(converted);
   return success();
+}
+
+LogicalResult ConfigReader::readBool(const Section &section, StringRef key,
+                                     std::optional<bool> &out) {
+  return readAs(*this, section, key, out, "true or false",
+                [](const json::Value &v) { return v.getAsBoolean(); });
 }
 
 LogicalResult ConfigReader::readString(const Section &section, StringRef key,
                                        std::optional<std::string> &out) {
-  out.reset();
-  const json::Value *value = section.find(key);
-  if (!value)
-    return success();
-  std::optional<StringRef> text = value->getAsString();
-  if (!text)
-    return error(section, key) << "must be a string, got " << describe(*value);
-  out = text->str();
-  return success();
+  return readAs(*this, section, key, out, "a string",
+                [](const json::Value &v) -> std::optional<std::string> {
+                  if (std::optional<StringRef> text = v.getAsString())
+                    return text->str();
+                  return std::nullopt;
+                });
 }
 
 LogicalResult ConfigReader::readSection(const Section &section, StringRef key,
                                         std::optional<Section> &out) {
-  out.reset();
-  const json::Value *value = section.find(key);
-  if (!value)
-    return success();
-  const json::Object *object = value->getAsObject();
-  if (!object)
-    return error(section, key)
-           << "must be an object or null, got " << describe(*value);
-  out = Section{object, section.keyPath(key)};
-  return success();
+  return readAs(*this, section, key, out, "an object or null",
+                [&](const json::Value &v) -> std::optional<Section> {
+                  if (const json::Object *object = v.getAsObject())
+                    return Section{object, section.keyPath(key)};
+                  return std::nullopt;
+                });
 }
 
 LogicalResult
 ConfigReader::readPositiveList(const Section &section, StringRef key,
                                std::optional<SmallVector<double>> &out) {
   out.reset();
-  const json::Value *value = section.find(key);
-  if (!value)
-    return success();
-  const json::Array *array = value->getAsArray();
+  std::optional<const json::Array *> array;
+  if (failed(readAs(
+          *this, section, key, array, "a list of numbers",
+          [](const json::Value &v) -> std::optional<const json::Array *> {
+            if (const json::Array *list = v.getAsArray())
+              return list;
+            return std::nullopt;
+          })))
+    return failure();
   if (!array)
-    return error(section, key)
-           << "must be a list of numbers, got " << describe(*value);
+    return success();
   SmallVector<double> numbers;
-  for (auto [index, element] : llvm::enumerate(*array)) {
+  for (auto [index, element] : llvm::enumerate(**array)) {
     std::optional<double> number = element.getAsNumber();
     if (!number || !std::isfinite(*number) || *number <= 0.0)
       return error() << "'" << section.keyPath(key) << "[" << index

@@ -62,7 +62,6 @@ class ConfigReader {
 public:
   explicit ConfigReader(Location loc) : loc(loc) {}
 
-  Location getLoc() const { return loc; }
   InFlightDiagnostic error() { return emitError(loc); }
   /// Starts a diagnostic `'path.key' ...`.
   InFlightDiagnostic error(const Section &section, StringRef key);
