@@ -6,6 +6,9 @@
 // payload the header declares; a module from a pipe or device is read up to
 // 1 GiB. Exit statuses are checked explicitly (`not` accepts crashes too).
 // REQUIRES: numpy
+// ASan reserves terabytes of shadow address space, which `ulimit -v`
+// forbids: the release build runs this test.
+// UNSUPPORTED: asan
 
 // RUN: rm -rf %t && %python %S/Inputs/make_bad_npy.py %t
 
