@@ -39,6 +39,8 @@ import argparse
 import os
 import random
 import re
+import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -56,6 +58,15 @@ REFERENCE_PIPELINE = (
     "reconcile-unrealized-casts")
 
 TIMEOUT_S = 30
+# Mutants can declare huge tensors: each posenc-run gets this much address
+# space (a module that needs more fails on both sides and is skipped), and
+# outputs beyond MAX_OUTPUT_BYTES are not loaded (skipped too).
+MAX_ADDRESS_SPACE = 8 << 30
+MAX_OUTPUT_BYTES = 256 << 20
+
+
+def limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (MAX_ADDRESS_SPACE, MAX_ADDRESS_SPACE))
 
 
 def draw_options(rng):
@@ -81,16 +92,19 @@ def run(posenc_run, module_path, entry, pipeline, threads, seed, outdir):
            f"--seed={seed}", f"--pipeline={pipeline}", f"--outputs-dir={outdir}",
            f"--threads={threads}"]
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S)
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S,
+                             preexec_fn=limit_memory)
     except subprocess.TimeoutExpired:
         return False, "timeout"
     if out.returncode != 0:
         return False, (out.stderr.strip().splitlines() or [f"exit {out.returncode}"])[-1]
-    results, i = [], 0
+    paths, i = [], 0
     while os.path.exists(os.path.join(outdir, f"out{i}.npy")):
-        results.append(np.load(os.path.join(outdir, f"out{i}.npy")))
+        paths.append(os.path.join(outdir, f"out{i}.npy"))
         i += 1
-    return True, results
+    if sum(os.path.getsize(p) for p in paths) > MAX_OUTPUT_BYTES:
+        return False, f"outputs larger than {MAX_OUTPUT_BYTES} bytes: not compared"
+    return True, [np.load(p) for p in paths]
 
 
 def compare(got, want):
@@ -164,6 +178,8 @@ def main():
                 os.mkdir(outdir)
                 outs.append(run(args.posenc_run, module, entry, pl, th, seed, outdir))
             (ok_cpu, cpu), (ok_ref, ref) = outs
+            for side in range(2):  # loaded: the files are not needed again
+                shutil.rmtree(os.path.join(tmp, f"out{n}-{side}"))
             if not ok_ref:
                 # Nothing to compare with: not runnable at all, or IR only the
                 # optimized pipeline handles (e.g. a collapse_shape into a
