@@ -191,48 +191,44 @@ Value emitLogits(OpBuilder &b, Location loc, AttentionOp op, Value scores,
       .getResult(0);
 }
 
-/// Reduces the last dim of `full` into a row tensor initialized to `init`:
-/// `row = combine(full[..., j], row)`.
-Value emitRowReduction(
-    OpBuilder &b, Location loc, Value full, Value init,
-    const GroupedShapes &shapes,
-    function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
-  MLIRContext *ctx = b.getContext();
-  SmallVector<IteratorType> iterators(4, IteratorType::parallel);
-  iterators.push_back(IteratorType::reduction);
-  auto rowType =
-      RankedTensorType::get(staticShape(shapes.rows), b.getF32Type());
+using BinaryFn = function_ref<Value(OpBuilder &, Location, Value, Value)>;
+
+/// A generic over the score loops (b, h, g, i, j) whose body yields
+/// `fn(args[0], args[1])` into `init`.
+Value emitScoreLoops(OpBuilder &b, Location loc, ValueRange inputs, Value init,
+                     ArrayRef<AffineMap> maps, ArrayRef<IteratorType> iterators,
+                     BinaryFn fn) {
   return linalg::GenericOp::create(
-             b, loc, TypeRange{rowType}, ValueRange{full},
-             ValueRange{filled(b, loc, shapes.rows, init)},
-             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(5),
-                                 mapOf(ctx, 5, {kB, kH, kG, kI})},
+             b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
              iterators,
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                linalg::YieldOp::create(nb, nloc,
-                                       combine(nb, nloc, args[0], args[1]));
+                                       fn(nb, nloc, args[0], args[1]));
              })
       .getResult(0);
 }
 
+/// Reduces the last dim of `full` into a row tensor initialized to `init`:
+/// `row = combine(full[..., j], row)`.
+Value emitRowReduction(OpBuilder &b, Location loc, Value full, Value init,
+                       const GroupedShapes &shapes, BinaryFn combine) {
+  SmallVector<IteratorType> iterators(4, IteratorType::parallel);
+  iterators.push_back(IteratorType::reduction);
+  return emitScoreLoops(
+      b, loc, ValueRange{full}, filled(b, loc, shapes.rows, init),
+      {b.getMultiDimIdentityMap(5), mapOf(b.getContext(), 5, {kB, kH, kG, kI})},
+      iterators, combine);
+}
+
 /// `result[..., j] = apply(full[..., j], row[...])`, elementwise.
-Value emitRowwise(
-    OpBuilder &b, Location loc, Value full, Value row,
-    const GroupedShapes &shapes,
-    function_ref<Value(OpBuilder &, Location, Value, Value)> apply) {
-  MLIRContext *ctx = b.getContext();
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{full.getType()}, ValueRange{full, row},
-             ValueRange{emptyLike(b, loc, shapes.scores, b.getF32Type())},
-             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(5),
-                                 mapOf(ctx, 5, {kB, kH, kG, kI}),
-                                 b.getMultiDimIdentityMap(5)},
-             parallelIterators(5),
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               linalg::YieldOp::create(nb, nloc,
-                                       apply(nb, nloc, args[0], args[1]));
-             })
-      .getResult(0);
+Value emitRowwise(OpBuilder &b, Location loc, Value full, Value row,
+                  const GroupedShapes &shapes, BinaryFn apply) {
+  return emitScoreLoops(b, loc, ValueRange{full, row},
+                        emptyLike(b, loc, shapes.scores, b.getF32Type()),
+                        {b.getMultiDimIdentityMap(5),
+                         mapOf(b.getContext(), 5, {kB, kH, kG, kI}),
+                         b.getMultiDimIdentityMap(5)},
+                        parallelIterators(5), apply);
 }
 
 /// Softmax over the key dim. Fully masked rows (max = -inf) give zeros, not
