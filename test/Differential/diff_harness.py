@@ -48,13 +48,12 @@ tiles do not divide them; each case has at most MAX_ELEMENTS elements per
 tensor.
 
 Pipeline options (per group): posenc-cpu-pipeline{vector-width=W
-block-elements=E openmp=O approximate-trig=A nontemporal-stores=N} and
-posenc-run --threads T. W from VECTOR_WIDTHS (or --vector-widths), E tiny
-(8-64: many blocks, remainder tiles), small (65-4096) or the default 262144,
-O and A on or off, T 1 or 2, N off, on, or on with a small threshold: the
-pipeline is then posenc-cpu-pipeline's own text, expanded by
-`posenc-opt --dump-pass-pipeline`, with posenc-nontemporal-stores' min-bytes
-(8 MiB, which outputs this small never reach) replaced by one of MIN_BYTES.
+block-elements=E openmp=O approximate-trig=A nontemporal-stores=N
+nontemporal-min-bytes=M} and posenc-run --threads T. W from VECTOR_WIDTHS (or
+--vector-widths); E tiny (8-64: many blocks, remainder tiles), small
+(65-4096) or the default 262144; O, A on or off; T 1 or 2; N off, on, or on
+with M from MIN_BYTES (the default 8 MiB is never reached by outputs this
+small).
 Each option cycles through its values in a seeded order (every value within
 len(values) consecutive groups), so even a short run covers every value.
 Odd widths (3, 7) are accepted by the pass but left out by default: LLVM
@@ -105,8 +104,6 @@ import argparse
 import math
 import os
 import re
-import shutil
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -682,21 +679,19 @@ class Options:
     openmp: bool
     approximate_trig: bool
     nontemporal: bool
-    min_bytes: Optional[int]    # posenc-nontemporal-stores threshold; None: default
+    min_bytes: Optional[int]    # nontemporal-min-bytes; None: the pipeline's 8 MiB
     threads: int
 
     def pipeline(self):
         b = lambda v: "true" if v else "false"
+        min_bytes = "" if self.min_bytes is None else f" nontemporal-min-bytes={self.min_bytes}"
         return (f"posenc-cpu-pipeline{{vector-width={self.vector_width} "
                 f"block-elements={self.block_elements} openmp={b(self.openmp)} "
                 f"approximate-trig={b(self.approximate_trig)} "
-                f"nontemporal-stores={b(self.nontemporal)}}}")
+                f"nontemporal-stores={b(self.nontemporal)}{min_bytes}}}")
 
     def describe(self):
-        text = "pipeline=" + self.pipeline()
-        if self.min_bytes is not None:
-            text += f" nontemporal-min-bytes={self.min_bytes}"
-        return text + f" threads={self.threads}"
+        return f"pipeline={self.pipeline()} threads={self.threads}"
 
 
 def cycled(seed, group, option, values):
@@ -722,31 +717,6 @@ def draw_options(seed, group, widths=VECTOR_WIDTHS):
         nontemporal=streaming != "off",
         min_bytes=pick(rng, MIN_BYTES) if streaming == "min-bytes" else None,
         threads=cycled(seed, group, 5, (1, 2)))
-
-
-_EXPANDED: Dict[Options, str] = {}
-
-
-def pipeline_text(posenc_run, opts):
-    """The --pipeline of `opts`: the registered pipeline, or its expanded text
-    with posenc-nontemporal-stores' min-bytes replaced."""
-    if opts.min_bytes is None:
-        return opts.pipeline()
-    if opts not in _EXPANDED:
-        opt = os.path.join(os.path.dirname(posenc_run), "posenc-opt")
-        opt = opt if os.path.exists(opt) else shutil.which("posenc-opt")
-        out = subprocess.run([opt, "-", "-o", os.devnull, "--dump-pass-pipeline",
-                              f"--pass-pipeline=builtin.module({opts.pipeline()})"],
-                             input="", capture_output=True, text=True, check=True)
-        text = out.stdout + out.stderr
-        m = re.search(r"builtin\.module\((.*)\)\s*$", text, re.S)
-        expanded, n = re.subn(r"posenc-nontemporal-stores\{min-bytes=\d+\s*\}",
-                              f"posenc-nontemporal-stores{{min-bytes={opts.min_bytes}}}",
-                              m.group(1) if m else "")
-        if n != 1:
-            raise RuntimeError(f"cannot expand {opts.pipeline()}:\n{text[-2000:]}")
-        _EXPANDED[opts] = expanded.strip()
-    return _EXPANDED[opts]
 
 
 # ----------------------------------------------------------------------------
@@ -802,7 +772,7 @@ class Stats:
                                             "8..64" if opts.block_elements <= 64 else "65..4096"),
                        f"openmp={str(opts.openmp).lower()}",
                        f"approximate-trig={str(opts.approximate_trig).lower()}",
-                       "nontemporal-stores=" + (("min-bytes" if opts.min_bytes else "true")
+                       "nontemporal-stores=" + (("true+min-bytes" if opts.min_bytes else "true")
                                                 if opts.nontemporal else "false"),
                        f"threads={opts.threads}"):
             self.options[option] = self.options.get(option, 0) + 1
@@ -828,12 +798,16 @@ class Harness:
         try:
             outs = pe.run(self.args.posenc_run, module_text(cases, self.args.inject),
                           [x for c in cases for x in c.inputs],
-                          pipeline=pipeline_text(self.args.posenc_run, opts),
+                          pipeline=opts.pipeline(),
                           threads=opts.threads, timeout=self.args.timeout * len(cases))
             return outs, None
-        except (RuntimeError, subprocess.CalledProcessError) as e:
-            lines = [l for l in str(e).splitlines() if "error" in l] or str(e).splitlines()
-            return None, (lines[-1] if lines else "posenc-run failed").strip()[:300]
+        except RuntimeError as e:
+            # The first error line, else the exit status line (a crash's
+            # stack dump can push its message out of the captured stderr).
+            lines = [l.strip() for l in str(e).splitlines()
+                     if l.strip() and not re.match(r"\s*#\d+ ", l)]
+            errors = [l for l in lines if "error" in l.lower() or "Assertion" in l]
+            return None, (errors or lines or ["posenc-run failed"])[0][:300]
 
     def report(self, case, ok, detail, opts, indices):
         if not ok:
