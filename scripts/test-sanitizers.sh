@@ -24,7 +24,8 @@ log=$(mktemp)
 /usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 t2=$(date +%s)
-count() { grep -E "^ *$1: +[0-9]+" "$log" | awk '{print $2}' | head -1; }
+# lit aligns the colons ("Passed     : 71") when several kinds are listed.
+count() { sed -nE "s/^ *$1 *: +([0-9]+).*/\\1/p" "$log" | head -1; }
 if grep -qE "ERROR: (Address|Leak)Sanitizer|runtime error:" "$log"; then
   echo "sanitizers: sanitizer reports in the log (see above)"
   status=1

@@ -16,7 +16,8 @@ log=$(mktemp)
 status=${PIPESTATUS[0]}
 scripts/test-sanitizers.sh || status=1  # lit on ASan+UBSan (docs/testing.md)
 scripts/fuzz.sh --ci || status=1  # bounded libFuzzer run (docs/testing.md)
-count() { grep -E "^ *$1: +[0-9]+" "$log" | awk '{print $2}' | head -1; }
+# lit aligns the colons ("Passed     : 71") when several kinds are listed.
+count() { sed -nE "s/^ *$1 *: +([0-9]+).*/\\1/p" "$log" | head -1; }
 passed=$(count Passed); failed=$(count Failed)
 unsupported=$(count Unsupported)
 if [ "$install_status" = 0 ]; then
