@@ -12,16 +12,6 @@
 using namespace mlir;
 using namespace mlir::posenc;
 
-/// A sysconf value, 0 when the C library does not know it.
-static int64_t sysconfOrZero([[maybe_unused]] int name) {
-#if defined(_SC_LEVEL2_CACHE_SIZE)
-  long value = sysconf(name);
-  return value > 0 ? value : 0;
-#else
-  return 0;
-#endif
-}
-
 HostCPU mlir::posenc::detectHostCPU() {
   HostCPU host;
   host.name = llvm::sys::getHostCPUName().str();
@@ -30,9 +20,9 @@ HostCPU mlir::posenc::detectHostCPU() {
     host.vectorBytes = 64;
   else if (features.lookup("avx"))
     host.vectorBytes = 32;
-#if defined(_SC_LEVEL2_CACHE_SIZE)
-  host.l2Bytes = sysconfOrZero(_SC_LEVEL2_CACHE_SIZE);
-  if (int64_t line = sysconfOrZero(_SC_LEVEL1_DCACHE_LINESIZE))
+#if defined(_SC_LEVEL2_CACHE_SIZE) // glibc; 0 or -1 when unknown
+  host.l2Bytes = std::max<long>(sysconf(_SC_LEVEL2_CACHE_SIZE), 0);
+  if (long line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE); line > 0)
     host.cacheLineBytes = line;
 #endif
   return host;

@@ -17,6 +17,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/CSE.h"
+#include "llvm/Support/DebugLog.h"
 
 #define DEBUG_TYPE "posenc-tile-and-vectorize"
 
@@ -51,7 +52,7 @@ bool tileRootsIntoBlocks(RewriterBase &rewriter, FunctionOpInterface func,
     if (blockSizes.empty())
       continue;
     if (failed(tileIntoBlocks(rewriter, root, blockSizes, fused)))
-      LLVM_DEBUG(llvm::dbgs() << "no blocks (still correct): " << root << "\n");
+      LDBG() << "no blocks (still correct): " << root;
   }
   // Producers fused into every consumer are dead now.
   SmallVector<linalg::LinalgOp> dead;
@@ -85,7 +86,7 @@ void tileAndVectorizeToRegisters(RewriterBase &rewriter,
       SmallVector<int64_t> vectorSizes = chooseVectorSizes(tile, tileSizes);
       if (!vectorSizes.empty() &&
           failed(vectorizeTile(rewriter, tile, vectorSizes)))
-        LLVM_DEBUG(llvm::dbgs() << "stays scalar: " << tile << "\n");
+        LDBG() << "stays scalar: " << tile;
     }
   }
 }
