@@ -7,10 +7,16 @@
 # compares posenc-cpu-pipeline with the scalar lowering on the modules the
 # pass fuzzer kept.
 #
-#   scripts/fuzz.sh --ci            bounded run for CI, from the seeds only:
-#                                   pass and hf-config in parallel for
-#                                   ${POSENC_FUZZ_SECONDS:-50} s each, then npy
-#                                   for a third of that
+#   scripts/fuzz.sh --ci            bounded, reproducible run for CI, from
+#                                   the seeds only: pass and hf-config in
+#                                   parallel, then npy, each with the fixed
+#                                   libFuzzer seed ${POSENC_FUZZ_SEED:-1} and
+#                                   a fixed number of inputs (pass 8000,
+#                                   hf-config 40000, npy 1000000), capped at
+#                                   ${POSENC_FUZZ_SECONDS:-50} s each (npy a
+#                                   third of that): a CI failure replays here
+#                                   with the same seed (a random seed made CI
+#                                   fail by chance; searching is --long's job)
 #   scripts/fuzz.sh --long HOURS [TARGET...]
 #                                   long run: the TARGETs (pass, hf-config,
 #                                   npy; default all three) in parallel, one
@@ -86,16 +92,17 @@ echo "fuzz: posenc-pass-fuzzer targets:"
 sed 's/^/  /' "$work/pass-targets.txt"
 python3 fuzz/make-seeds.py --targets "$ntargets" --out "$seeds" || exit 1
 
-# run NAME FUZZER SEEDS DICT SECONDS: fuzzes into a corpus directory, logs
-# to $work/NAME.log.
+# run NAME FUZZER SEEDS DICT SECONDS RUNS: fuzzes into a corpus directory,
+# logs to $work/NAME.log.
 run() {
-  local name=$1 fuzzer=$2 seed_dir=$3 dict=$4 time=$5 corpus
+  local name=$1 fuzzer=$2 seed_dir=$3 dict=$4 time=$5 runs=$6 corpus
   local -a flags=(-max_total_time="$time" -timeout=20 -rss_limit_mb=4096
                   -dict="$dict" -print_final_stats=1
                   -artifact_prefix="$work/artifacts/$name-")
   if [ "$mode" = --ci ]; then
     corpus="$work/ci-corpus/$name"
     rm -rf "$corpus"
+    flags+=(-seed="${POSENC_FUZZ_SEED:-1}" -runs="$runs")
   else
     corpus="$work/corpus/$name"
     flags+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
@@ -106,9 +113,9 @@ run() {
     "$BIN/$fuzzer" "${flags[@]}" "$corpus" "$seed_dir" >"$work/$name.log" 2>&1
 }
 
-# fuzz_target NAME SECONDS: runs posenc-NAME-fuzzer on its seeds.
+# fuzz_target NAME SECONDS [RUNS]: runs posenc-NAME-fuzzer on its seeds.
 fuzz_target() {
-  run "$1" "posenc-$1-fuzzer" "$seeds/$1" "$seeds/$1.dict" "$2"
+  run "$1" "posenc-$1-fuzzer" "$seeds/$1" "$seeds/$1.dict" "$2" "${3:-0}"
 }
 
 before=$(ls "$work/artifacts" | wc -l)
@@ -117,13 +124,13 @@ t0=$(date +%s)
 if [ "$mode" = --ci ]; then
   npy_seconds=$(( (seconds + 2) / 3 ))
   echo "fuzz: pass and hf-config $seconds s, npy $npy_seconds s; logs in $work/*.log"
-  fuzz_target pass "$seconds" &
+  fuzz_target pass "$seconds" 8000 &
   pass_pid=$!
-  fuzz_target hf-config "$seconds" &
+  fuzz_target hf-config "$seconds" 40000 &
   hf_pid=$!
   wait "$pass_pid" || status=1
   wait "$hf_pid" || status=1
-  fuzz_target npy "$npy_seconds" || status=1
+  fuzz_target npy "$npy_seconds" 1000000 || status=1
 else
   echo "fuzz: ${targets[*]}: $seconds s each; logs in $work/*.log"
   pids=()

@@ -42,9 +42,13 @@ typedef struct MlirPosEncLoweringOptions {
   bool foldFrequencies;
   /// Run canonicalize and cse after lowering.
   bool cleanup;
+  /// Lower attention to the flash-attention loop nest (posenc-tile-attention)
+  /// rather than the reference decomposition.
+  bool flashAttention;
 } MlirPosEncLoweringOptions;
 
-/// The defaults: anchor "func.func", folding and cleanup on.
+/// The defaults: anchor "func.func", folding and cleanup on, flash attention
+/// off.
 MLIR_CAPI_EXPORTED MlirPosEncLoweringOptions
 mlirPosEncLoweringOptionsGetDefault(void);
 

@@ -35,6 +35,7 @@ MlirPosEncLoweringOptions mlirPosEncLoweringOptionsGetDefault(void) {
   options.anchor = wrap(llvm::StringRef(defaults.anchor.getValue()));
   options.foldFrequencies = defaults.foldFrequencies;
   options.cleanup = defaults.cleanup;
+  options.flashAttention = defaults.flashAttention;
   return options;
 }
 
@@ -44,5 +45,6 @@ void mlirPosEncBuildToLinalgPipeline(MlirOpPassManager passManager,
   cppOptions.anchor = unwrap(options.anchor).str();
   cppOptions.foldFrequencies = options.foldFrequencies;
   cppOptions.cleanup = options.cleanup;
+  cppOptions.flashAttention = options.flashAttention;
   posenc::buildPosEncToLinalgPipeline(*unwrap(passManager), cppOptions);
 }

@@ -75,7 +75,12 @@ static void addLLVMLowering(OpPassManager &pm) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  // Contractions (register tiles of rows x lanes) become outer products:
+  // one broadcast-FMA per row and reduction step.
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorContractLowering =
+      vector::VectorContractLowering::OuterProduct;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertToLLVMPass());
@@ -86,7 +91,12 @@ void mlir::posenc::buildCPUPipeline(OpPassManager &pm,
                                     const CPUPipelineOptions &options) {
   // Inlined first, so that results land in the caller's destinations.
   pm.addPass(createInlinerPass());
-  buildPosEncToLinalgPipeline(pm);
+  PosEncLoweringOptions lowering;
+  lowering.flashAttention = options.flashAttention;
+  lowering.attentionQueryTile = options.attentionQueryTile;
+  lowering.attentionKeyTile = options.attentionKeyTile;
+  lowering.attentionPrerotateKeys = options.attentionPrerotateKeys;
+  buildPosEncToLinalgPipeline(pm, lowering);
   addTensorCodegen(pm, options);
   addBufferization(pm);
   addLoopsAndVectors(pm, options);

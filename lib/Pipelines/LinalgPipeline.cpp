@@ -19,6 +19,13 @@ void mlir::posenc::buildPosEncToLinalgPipeline(
                               : pm.nest(options.anchor.getValue());
   if (options.foldFrequencies)
     nested.addPass(createPosEncFoldFrequencies());
+  if (options.flashAttention) {
+    PosEncTileAttentionOptions attention;
+    attention.queryTile = options.attentionQueryTile;
+    attention.keyTile = options.attentionKeyTile;
+    attention.prerotateKeys = options.attentionPrerotateKeys;
+    nested.addPass(createPosEncTileAttention(attention));
+  }
   nested.addPass(createConvertPosEncToLinalg());
   if (options.cleanup) {
     nested.addPass(createCanonicalizerPass());

@@ -27,6 +27,35 @@ constexpr int64_t kMaxVectorElements = int64_t(1) << 12;
 /// minute to compile; 16 lanes x 256 steps compiles in about a second.
 constexpr int64_t kMaxReductionSteps = 256;
 
+/// Rows of a contraction's register tile (its innermost M dim): each row of
+/// the right-hand side loaded feeds this many FMAs, and the accumulators
+/// (rows x one vector) fit the 16 vector registers of AVX2 with room for the
+/// operands, and hide the FMA latency of both FMA ports.
+constexpr int64_t kContractionRows = 8;
+
+/// Contraction tiles are allowed this many vector elements: they lower to
+/// outer products (one FMA per row and reduction step), whose IR grows with
+/// rows x steps, not with the vector size.
+constexpr int64_t kMaxContractionElements = int64_t(1) << 15;
+
+/// The innermost M dim of a contraction whose innermost parallel dim is an
+/// N dim (read by the right-hand side, where the vector lanes go), if any.
+std::optional<unsigned> getRowDim(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInputs() != 2)
+    return std::nullopt;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.empty() || dims->n.empty() || dims->k.empty())
+    return std::nullopt;
+  unsigned innermost = 0;
+  for (auto [i, it] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (it == utils::IteratorType::parallel)
+      innermost = i;
+  if (!llvm::is_contained(dims->n, innermost))
+    return std::nullopt;
+  return *llvm::max_element(dims->m);
+}
+
 } // namespace
 
 llvm::SmallBitVector mlir::posenc::getSemiAffineDims(linalg::LinalgOp op) {
@@ -155,6 +184,16 @@ SmallVector<int64_t> mlir::posenc::chooseRegisterTileSizes(linalg::LinalgOp op,
     if (extent > sizes[i])
       break; // a partial tile of this dim: outer dims stay 1
   }
+  // Contractions: several rows per tile, so that each right-hand-side vector
+  // loaded feeds several FMAs (an outer-product micro-kernel).
+  if (std::optional<unsigned> row = getRowDim(op)) {
+    if (sizes[*row] == 1 && !semiAffine[*row]) {
+      int64_t extent = ranges[*row];
+      sizes[*row] = ShapedType::isDynamic(extent)
+                        ? kContractionRows
+                        : std::min(kContractionRows, extent);
+    }
+  }
   return sizes;
 }
 
@@ -165,13 +204,15 @@ mlir::posenc::chooseVectorSizes(linalg::LinalgOp tiled,
   SmallVector<utils::IteratorType> iterators = tiled.getIteratorTypesArray();
   SmallVector<int64_t> sizes;
   int64_t elements = 1, steps = 1;
+  const int64_t maxElements =
+      getRowDim(tiled) ? kMaxContractionElements : kMaxVectorElements;
   for (auto [range, tile, iterator] :
        llvm::zip_equal(ranges, tileSizes, iterators)) {
     int64_t size = tile != 0 ? tile : range;
     // Dynamic reductions and empty extents (no vector type) stay scalar.
     if (ShapedType::isDynamic(size) || size == 0)
       return {};
-    if (size > kMaxVectorElements / elements)
+    if (size > maxElements / elements)
       return {};
     if (iterator == utils::IteratorType::reduction) {
       if (size > kMaxReductionSteps / steps)

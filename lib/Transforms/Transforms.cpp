@@ -103,6 +103,11 @@ LogicalResult mlir::posenc::cleanupVectorIR(Operation *root) {
   {
     RewritePatternSet patterns(ctx);
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
+    // Reads that broadcast (an operand of a contraction read across the
+    // other operand's dims) become a minimal read and a vector.broadcast,
+    // which the contraction absorbs into its indexing maps: the operands
+    // stay the size of the data, not of the iteration space.
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateSinkVectorOpsPatterns(patterns);
     vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);

@@ -39,4 +39,57 @@ def ConvertPosEncToLinalg : Pass<"convert-posenc-to-linalg"> {
   ];
 }
 
+def PosEncTileAttention : Pass<"posenc-tile-attention"> {
+  let summary = "Lower posenc.attention to a flash-attention loop nest on "
+                "tensors";
+  let description = [{
+    Rewrites every `posenc.attention` into one fused loop nest on tensors:
+    `scf.forall` over (batch, kv head, query tile, key chunk) and, inside, an
+    `scf.for` over key tiles carrying an online softmax (running max, running
+    sum and an f32 accumulator rescaled as the max grows). The tile-level
+    work is small `linalg` ops (QK^T, logits, exp, row reductions, PV) for
+    `posenc-tile-and-vectorize` or a host's codegen; no Sq x Sk buffer is
+    built at any size.
+
+    - GQA: the `G = Hq / Hkv` query heads of a kv head form one `[G, Tq, D]`
+      block that reads each K/V tile once.
+    - RoPE: `posenc.rotary` on the query block and on each key tile (cos/sin
+      rows per tile, shared by the G heads), lowered afterwards by
+      `convert-posenc-to-linalg`; with `prerotate-keys`, K is rotated once
+      before the loop nest instead (the measured alternative).
+    - ALiBi and the causal mask come from indices; with causal attention and
+      default positions, key tiles after a block's last query position are
+      not visited. Fully masked rows give 0, as in the reference lowering.
+    - Decode: when a kv head has at most `decode-rows` query rows
+      (`G * Sq`, static) and more than `decode-chunk` keys, the keys are
+      split into chunks of `decode-chunk` that run in parallel; their
+      partial max, sum and accumulator are combined afterwards.
+
+    Tiles are static when the extents are static and divisible by the tile
+    sizes; otherwise the last tile is smaller (dynamic sizes). Attention ops
+    with dynamic head counts or head dims are left unchanged (the reference
+    lowering of `convert-posenc-to-linalg` takes them).
+  }];
+  let options = [
+    Option<"queryTile", "query-tile", "int64_t", /*default=*/"64",
+           "Query rows per block (per query head of a group)">,
+    Option<"keyTile", "key-tile", "int64_t", /*default=*/"64",
+           "Keys per step of the online softmax">,
+    Option<"decodeRows", "decode-rows", "int64_t", /*default=*/"16",
+           "Split the keys when a kv head has at most this many query rows "
+           "(G * Sq); 0 never splits">,
+    Option<"decodeChunk", "decode-chunk", "int64_t", /*default=*/"512",
+           "Keys per chunk of a split (decode) attention">,
+    Option<"prerotateKeys", "prerotate-keys", "bool", /*default=*/"false",
+           "Rotate K once before the loop nest instead of per key tile">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // POSENC_CONVERSION_PASSES_TD

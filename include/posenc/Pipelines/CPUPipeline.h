@@ -9,6 +9,7 @@
 #ifndef POSENC_PIPELINES_CPUPIPELINE_H
 #define POSENC_PIPELINES_CPUPIPELINE_H
 
+#include "posenc/Conversion/Passes.h"
 #include "posenc/Transforms/Passes.h"
 
 #include "mlir/Pass/PassOptions.h"
@@ -45,6 +46,26 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Stream large write-only outputs with non-temporal "
                      "stores (posenc-nontemporal-stores)"),
       llvm::cl::init(true)};
+
+  PassOptions::Option<bool> flashAttention{
+      *this, "flash-attention",
+      llvm::cl::desc("Lower attention to a tiled online-softmax loop nest "
+                     "(posenc-tile-attention); false: the reference "
+                     "decomposition"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> attentionQueryTile{
+      *this, "attention-query-tile",
+      llvm::cl::desc("Query rows per block (posenc-tile-attention)"),
+      llvm::cl::init(PosEncTileAttentionOptions().queryTile)};
+  PassOptions::Option<int64_t> attentionKeyTile{
+      *this, "attention-key-tile",
+      llvm::cl::desc("Keys per online-softmax step (posenc-tile-attention)"),
+      llvm::cl::init(PosEncTileAttentionOptions().keyTile)};
+  PassOptions::Option<bool> attentionPrerotateKeys{
+      *this, "attention-prerotate-keys",
+      llvm::cl::desc("Rotate K once before the attention loop nest instead "
+                     "of per key tile (posenc-tile-attention)"),
+      llvm::cl::init(false)};
 
   PassOptions::Option<int64_t> nontemporalMinBytes{
       *this, "nontemporal-min-bytes",

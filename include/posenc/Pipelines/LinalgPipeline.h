@@ -9,6 +9,8 @@
 #ifndef POSENC_PIPELINES_LINALGPIPELINE_H
 #define POSENC_PIPELINES_LINALGPIPELINE_H
 
+#include "posenc/Conversion/Passes.h"
+
 #include "mlir/Pass/PassOptions.h"
 
 #include <string>
@@ -36,6 +38,30 @@ struct PosEncLoweringOptions
       *this, "fold-frequencies",
       llvm::cl::desc("Fold static frequency tables before lowering"),
       llvm::cl::init(true)};
+  /// Lower posenc.attention to the flash-attention loop nest
+  /// (`posenc-tile-attention`) instead of the reference decomposition. Off
+  /// for hosts by default: the loop nest is a top-level scf.forall, on which
+  /// iree-compile 3.13 crashes (docs/integration.md); posenc-cpu-pipeline
+  /// turns it on.
+  PassOptions::Option<bool> flashAttention{
+      *this, "flash-attention",
+      llvm::cl::desc("Lower attention to a tiled online-softmax loop nest "
+                     "(posenc-tile-attention); false: the reference "
+                     "decomposition with an Sq x Sk score matrix"),
+      llvm::cl::init(false)};
+  PassOptions::Option<int64_t> attentionQueryTile{
+      *this, "attention-query-tile",
+      llvm::cl::desc("Query rows per block (posenc-tile-attention)"),
+      llvm::cl::init(PosEncTileAttentionOptions().queryTile)};
+  PassOptions::Option<int64_t> attentionKeyTile{
+      *this, "attention-key-tile",
+      llvm::cl::desc("Keys per online-softmax step (posenc-tile-attention)"),
+      llvm::cl::init(PosEncTileAttentionOptions().keyTile)};
+  PassOptions::Option<bool> attentionPrerotateKeys{
+      *this, "attention-prerotate-keys",
+      llvm::cl::desc("Rotate K once before the attention loop nest instead "
+                     "of per key tile (posenc-tile-attention)"),
+      llvm::cl::init(false)};
   /// Run `canonicalize` and `cse` after the lowering.
   PassOptions::Option<bool> cleanup{
       *this, "cleanup",
@@ -45,8 +71,8 @@ struct PosEncLoweringOptions
 
 /// Appends posenc -> linalg on tensors to `pm`, which must be anchored on the
 /// op that holds the functions (`builtin.module` for most hosts):
-///   anchor(posenc-fold-frequencies, convert-posenc-to-linalg,
-///          canonicalize, cse)
+///   anchor(posenc-fold-frequencies, posenc-tile-attention,
+///          convert-posenc-to-linalg, canonicalize, cse)
 /// The result holds no posenc ops; numerics do not depend on the options.
 void buildPosEncToLinalgPipeline(OpPassManager &pm,
                                  const PosEncLoweringOptions &options);

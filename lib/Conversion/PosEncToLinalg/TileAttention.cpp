@@ -1,0 +1,760 @@
+//===- TileAttention.cpp - the posenc-tile-attention pass -----------------===//
+//
+// posenc.attention as a flash-attention loop nest on tensors: scf.forall over
+// (batch, kv head, query tile, key chunk), an scf.for over key tiles with an
+// online softmax (running max, running sum, rescaled accumulator), and small
+// linalg ops on tiles that posenc-tile-and-vectorize (or a host's codegen)
+// tiles to registers. No Sq x Sk buffer exists at any size.
+//
+// - GQA: the G query heads of a kv head are one [G, Tq, D] block against the
+//   same K/V tile; K/V are never copied per query head.
+// - RoPE: posenc.rotary on the Q block (once) and on each K tile (once per
+//   kv head and query tile, shared by the G heads), from cos/sin rows of the
+//   tile's positions; or K rotated once before the nest (`prerotate-keys`).
+// - Causal with default positions: key tiles past the block's last query
+//   position are not visited; the mask and ALiBi come from indices.
+// - Decode (few query rows per kv head): the keys are split into chunks that
+//   run in parallel; partial (max, sum, accumulator) are combined after.
+//
+// Numerics match the reference decomposition (AttentionToLinalg.cpp): f32
+// accumulation, logits `s * scale + alibi`, fully masked rows give 0.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoweringUtils.h"
+
+#include "posenc/Conversion/Passes.h"
+#include "posenc/IR/PosEncNumerics.h"
+#include "posenc/IR/PosEncOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace posenc {
+#define GEN_PASS_DEF_POSENCTILEATTENTION
+#include "posenc/Conversion/Passes.h.inc"
+} // namespace posenc
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::posenc;
+
+namespace {
+
+using utils::IteratorType;
+
+Value f32Const(OpBuilder &b, Location loc, float v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+}
+
+Value negInf(OpBuilder &b, Location loc) {
+  return arith::ConstantOp::create(
+      b, loc,
+      b.getFloatAttr(b.getF32Type(), APFloat::getInf(APFloat::IEEEsingle(),
+                                                     /*Negative=*/true)));
+}
+
+Value indexConst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// Static extents of `sizes` (dynamic where an extent is a value).
+SmallVector<int64_t> staticShape(ArrayRef<OpFoldResult> sizes) {
+  return llvm::map_to_vector(sizes, [](OpFoldResult size) {
+    std::optional<int64_t> c = getConstantIntValue(size);
+    return c ? *c : ShapedType::kDynamic;
+  });
+}
+
+/// `tensor.empty` of `sizes` (f32) filled with `value`.
+Value filled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+             Value value) {
+  Value init = emptyLike(b, loc, sizes, value.getType());
+  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{init})
+      .getResult(0);
+}
+
+AffineMap mapOf(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims) {
+  return AffineMap::getMultiDimMapWithTargets(numDims, dims, ctx);
+}
+
+/// A tile extent along a sequence: `tile` rows from `start`, fewer at the
+/// end of `limit` unless every tile is known to be full (then static).
+struct TileExtent {
+  int64_t tile;
+  bool full;
+
+  OpFoldResult size(OpBuilder &b, Location loc, Value start,
+                    Value limit) const {
+    if (full)
+      return b.getIndexAttr(tile);
+    Value left = arith::SubIOp::create(b, loc, limit, start);
+    return arith::MinSIOp::create(b, loc, indexConst(b, loc, tile), left)
+        .getResult();
+  }
+};
+
+/// Tiles of `tile` along an extent `extent` (dynamic or not) whose tiles
+/// start at multiples of `tile` below `bound` (a multiple of `tile`, or the
+/// extent itself when 0).
+TileExtent chooseExtent(int64_t extent, int64_t tile, int64_t bound = 0) {
+  if (ShapedType::isDynamic(extent))
+    return {tile, false};
+  if (extent <= tile && bound == 0)
+    return {std::max<int64_t>(extent, 1), true};
+  bool divides = extent % tile == 0 && (bound == 0 || bound % tile == 0);
+  return {tile, divides};
+}
+
+/// The loop-invariant pieces of one attention.
+struct Problem {
+  /// Mutable: ODS accessors are not const.
+  mutable AttentionOp op;
+  Value q, k, v;
+  Type elementType;
+  int64_t kvHeads, group, headDim, valueDim;
+  OpFoldResult batch, queries, keys;
+  Value queriesV, keysV;
+  /// Shift of default query positions (null: none or q_positions).
+  Value qShift;
+  /// [Hq] f32 slopes, or null.
+  Value slopes;
+  bool rotateKeysInKernel;
+  /// Key tiles past the last query position of a block can be skipped.
+  bool skipFutureKeys;
+};
+
+/// The per-(batch, kv head, query tile) inputs of the key loop.
+struct QueryBlock {
+  Value batch, head, start;
+  OpFoldResult rows;
+  /// [G, rows, D], rotated when RoPE applies.
+  Value q;
+  /// [rows] positions (i64-like), or null for `index + qOffset`.
+  Value positions;
+  Value qOffset;
+  /// [G] f32 slopes of the block's heads, or null.
+  Value slopes;
+};
+
+/// The running state of the online softmax: max and sum [G, rows], the
+/// unnormalized output [G, rows, Dv].
+struct SoftmaxState {
+  Value max, sum, acc;
+};
+
+/// Positions `[S]` or `[B, S]` sliced to the `rows` tokens from `start` of
+/// batch `batch`, as a 1-D tensor.
+Value slicePositions(OpBuilder &b, Location loc, Value positions, Value batch,
+                     Value start, OpFoldResult rows) {
+  auto type = cast<RankedTensorType>(positions.getType());
+  auto sliceType =
+      RankedTensorType::get(staticShape({rows}), type.getElementType());
+  if (type.getRank() == 1)
+    return tensor::ExtractSliceOp::create(
+        b, loc, sliceType, positions, ArrayRef<OpFoldResult>{start},
+        ArrayRef<OpFoldResult>{rows},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+  return tensor::ExtractSliceOp::create(
+      b, loc, sliceType, positions, ArrayRef<OpFoldResult>{batch, start},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), rows},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+}
+
+/// Positions of a [1, H, rows, D] tile for posenc.rotary: `[rows]` or
+/// `[1, rows]` as the op's positions are `[S]` or `[B, S]`.
+Value rotaryPositions(OpBuilder &b, Location loc, Value positions, Value batch,
+                      Value start, OpFoldResult rows) {
+  auto type = cast<RankedTensorType>(positions.getType());
+  if (type.getRank() == 1)
+    return slicePositions(b, loc, positions, batch, start, rows);
+  auto sliceType =
+      RankedTensorType::get({1, staticShape({rows})[0]}, type.getElementType());
+  return tensor::ExtractSliceOp::create(
+      b, loc, sliceType, positions, ArrayRef<OpFoldResult>{batch, start},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), rows},
+      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+}
+
+/// `x[batch, head0 : head0 + heads, start : start + rows, :]` as
+/// [1, heads, rows, D].
+Value sliceHeads(OpBuilder &b, Location loc, Value x, Value batch,
+                 OpFoldResult head0, int64_t heads, Value start,
+                 OpFoldResult rows) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t dim = type.getDimSize(3);
+  SmallVector<OpFoldResult> offsets{batch, head0, start, b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), b.getIndexAttr(heads),
+                                  rows, b.getIndexAttr(dim)};
+  SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
+  auto sliceType =
+      RankedTensorType::get(staticShape(sizes), type.getElementType());
+  return tensor::ExtractSliceOp::create(b, loc, sliceType, x, offsets, sizes,
+                                        strides);
+}
+
+/// posenc.rotary of a [1, H, rows, D] tile whose tokens sit at `positions`
+/// (sliced) or at `index + offset`.
+Value rotateTile(OpBuilder &b, Location loc, const Problem &p, Value tile,
+                 Value positions, Value offset) {
+  RopeAttr rope = p.op.getRopeAttr();
+  return RotaryOp::create(
+      b, loc, tile.getType(), tile, p.op.getInvFreq(), Value(), Value(),
+      positions, positions ? Value() : offset, p.op.getAttentionFactor(),
+      rope.getLayout(), rope.getRotaryDim(), IntegerAttr(), DenseI64ArrayAttr(),
+      MRopeLayoutAttr());
+}
+
+/// [1, H, rows, D] -> [H, rows, D].
+Value dropBatch(OpBuilder &b, Location loc, Value tile) {
+  return tensor::CollapseShapeOp::create(
+      b, loc, tile, ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
+}
+
+/// `acc + f32(lhs) * f32(rhs)`.
+void emitMulAdd(OpBuilder &b, Location loc, ValueRange args) {
+  Type f32 = b.getF32Type();
+  Value product = arith::MulFOp::create(b, loc, castFloat(b, loc, args[0], f32),
+                                        castFloat(b, loc, args[1], f32));
+  linalg::YieldOp::create(
+      b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2], product)});
+}
+
+/// The key tile [n, D] transposed to [D, n]: the right-hand side of QK^T
+/// with the keys contiguous, so that a register tile reads a row of keys
+/// per step. Packed once per key tile, read by the G * Tq query rows.
+Value emitPackedKeys(OpBuilder &b, Location loc, Value keys) {
+  auto type = cast<RankedTensorType>(keys.getType());
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, keys);
+  Value init = emptyLike(b, loc, {sizes[1], sizes[0]}, type.getElementType());
+  return linalg::TransposeOp::create(b, loc, keys, init,
+                                     ArrayRef<int64_t>{1, 0})
+      .getResult()[0];
+}
+
+/// scores[g, i, n] = sum_r q[g, i, r] * kt[r, n] (loops g, i, n, r).
+Value emitTileScores(OpBuilder &b, Location loc, Value q, Value kt,
+                     ArrayRef<OpFoldResult> scoreSizes) {
+  MLIRContext *ctx = b.getContext();
+  Value init = filled(b, loc, scoreSizes, f32Const(b, loc, 0.0f));
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{q, kt},
+             ValueRange{init},
+             ArrayRef<AffineMap>{mapOf(ctx, 4, {0, 1, 3}),
+                                 mapOf(ctx, 4, {3, 2}),
+                                 mapOf(ctx, 4, {0, 1, 2})},
+             ArrayRef<IteratorType>{
+                 IteratorType::parallel, IteratorType::parallel,
+                 IteratorType::parallel, IteratorType::reduction},
+             emitMulAdd)
+      .getResult(0);
+}
+
+/// The logits of a tile: `scores * scale + alibi`, -inf for future keys when
+/// causal (loops g, i, n).
+Value emitTileLogits(OpBuilder &b, Location loc, const Problem &p,
+                     const QueryBlock &block, Value scores, Value kPositions,
+                     Value kOffset) {
+  MLIRContext *ctx = b.getContext();
+  GenericInputs inputs;
+  inputs.add(scores, b.getMultiDimIdentityMap(3));
+  int slopeArg = inputs.add(block.slopes, mapOf(ctx, 3, {0}));
+  int qArg = inputs.add(block.positions, mapOf(ctx, 3, {1}));
+  int kArg = inputs.add(kPositions, mapOf(ctx, 3, {2}));
+  Value scale = f32Const(b, loc, static_cast<float>(p.op.getScaleOrDefault()));
+  Value qOffset = block.positions ? Value() : toI64(b, loc, block.qOffset);
+  Value kOffset64 = kPositions ? Value() : toI64(b, loc, kOffset);
+  bool causal = p.op.getCausal();
+  AlibiForm form = p.op.getAlibiForm();
+  auto body = [&](OpBuilder &nb, Location nloc, ValueRange args) {
+    Value logit = arith::MulFOp::create(nb, nloc, args[0], scale);
+    if (slopeArg >= 0 || causal) {
+      Value qPos =
+          emitLoopPosition(nb, nloc, getArgOrNull(args, qArg), 1, qOffset);
+      Value kPos =
+          emitLoopPosition(nb, nloc, getArgOrNull(args, kArg), 2, kOffset64);
+      if (slopeArg >= 0)
+        logit = arith::AddFOp::create(
+            nb, nloc, logit,
+            emitAlibiBias(nb, nloc, args[slopeArg], qPos, kPos, form));
+      if (causal) {
+        Value future = arith::CmpIOp::create(
+            nb, nloc, arith::CmpIPredicate::sgt, kPos, qPos);
+        logit =
+            arith::SelectOp::create(nb, nloc, future, negInf(nb, nloc), logit);
+      }
+    }
+    linalg::YieldOp::create(nb, nloc, logit);
+  };
+  auto type = cast<RankedTensorType>(scores.getType());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, inputs.values,
+             ValueRange{tensor::EmptyOp::create(
+                 b, loc, tensor::getMixedSizes(b, loc, scores),
+                 type.getElementType())},
+             inputs.mapsWith({b.getMultiDimIdentityMap(3)}),
+             parallelIterators(3), body)
+      .getResult(0);
+}
+
+/// A generic with `inputs` and one `init`, body `fn(args)`.
+Value emitGeneric(OpBuilder &b, Location loc, ValueRange inputs, Value init,
+                  ArrayRef<AffineMap> maps, ArrayRef<IteratorType> iterators,
+                  function_ref<Value(OpBuilder &, Location, ValueRange)> fn) {
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
+             iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, fn(nb, nloc, args));
+             })
+      .getResult(0);
+}
+
+/// `max == -inf ? 0 : exp(x - max)`: a masked entry of a fully masked row
+/// gives 0, not NaN.
+Value emitSafeExp(OpBuilder &b, Location loc, Value x, Value max) {
+  Value masked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max,
+                                       negInf(b, loc));
+  Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, max));
+  return arith::SelectOp::create(b, loc, masked, f32Const(b, loc, 0.0f), e);
+}
+
+/// One step of the online softmax over a tile of logits [G, rows, n] and
+/// values [n, Dv].
+SoftmaxState emitSoftmaxStep(OpBuilder &b, Location loc, Value logits,
+                             Value values, const SoftmaxState &state) {
+  MLIRContext *ctx = b.getContext();
+  auto par = IteratorType::parallel, red = IteratorType::reduction;
+  AffineMap id2 = b.getMultiDimIdentityMap(2);
+  AffineMap id3 = b.getMultiDimIdentityMap(3);
+  AffineMap rows3 = mapOf(ctx, 3, {0, 1});
+  // The running state is updated in place (scf.for iter_args must bufferize
+  // to the same buffers): each of max, sum, acc is read only by the op that
+  // overwrites it.
+  // t = max_n logits; m' = max(m, t); alpha = exp(m - m') rescales what was
+  // accumulated against m.
+  SmallVector<OpFoldResult> rowSizes = tensor::getMixedSizes(b, loc, state.max);
+  Value tileMax = emitGeneric(
+      b, loc, ValueRange{logits}, filled(b, loc, rowSizes, negInf(b, loc)),
+      {id3, rows3}, {par, par, red},
+      [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
+      });
+  auto update = linalg::GenericOp::create(
+      b, loc, TypeRange{state.max.getType(), state.max.getType()},
+      ValueRange{tileMax},
+      ValueRange{state.max, emptyLike(b, loc, rowSizes, b.getF32Type())},
+      ArrayRef<AffineMap>{id2, id2, id2}, ArrayRef<IteratorType>{par, par},
+      [](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value max = arith::MaximumFOp::create(nb, nloc, args[1], args[0]);
+        linalg::YieldOp::create(
+            nb, nloc, ValueRange{max, emitSafeExp(nb, nloc, args[1], max)});
+      });
+  Value max = update.getResult(0), alpha = update.getResult(1);
+  // p = exp(logits - m')
+  Value probs = emitGeneric(
+      b, loc, ValueRange{logits, max},
+      tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, logits),
+                              b.getF32Type()),
+      {id3, rows3, id3}, {par, par, par},
+      [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return emitSafeExp(nb, nloc, args[0], args[1]);
+      });
+  // l' = l * alpha + sum_n p
+  Value sumScaled =
+      emitGeneric(b, loc, ValueRange{alpha}, state.sum, {id2, id2}, {par, par},
+                  [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+                    return arith::MulFOp::create(nb, nloc, args[1], args[0]);
+                  });
+  Value sum = emitGeneric(
+      b, loc, ValueRange{probs}, sumScaled, {id3, rows3}, {par, par, red},
+      [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::AddFOp::create(nb, nloc, args[0], args[1]);
+      });
+  // acc' = acc * alpha + p . v  (loops g, i, e, n)
+  Value accScaled = emitGeneric(
+      b, loc, ValueRange{alpha}, state.acc, {rows3, id3}, {par, par, par},
+      [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::MulFOp::create(nb, nloc, args[1], args[0]);
+      });
+  Value acc =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{accScaled.getType()}, ValueRange{probs, values},
+          ValueRange{accScaled},
+          ArrayRef<AffineMap>{mapOf(ctx, 4, {0, 1, 3}), mapOf(ctx, 4, {3, 2}),
+                              mapOf(ctx, 4, {0, 1, 2})},
+          ArrayRef<IteratorType>{par, par, par, red}, emitMulAdd)
+          .getResult(0);
+  return {max, sum, acc};
+}
+
+/// The online softmax over the key tiles [begin, end) of a query block
+/// (keys are read up to `keyLimit`).
+SoftmaxState emitKeyLoop(OpBuilder &b, Location loc, const Problem &p,
+                         const QueryBlock &block, Value begin, Value end,
+                         Value keyLimit, TileExtent keyTile, Value rotatedK) {
+  OpFoldResult g = b.getIndexAttr(p.group);
+  SmallVector<OpFoldResult> rowSizes{g, block.rows};
+  SmallVector<OpFoldResult> accSizes{g, block.rows, b.getIndexAttr(p.valueDim)};
+  SoftmaxState init{filled(b, loc, rowSizes, negInf(b, loc)),
+                    filled(b, loc, rowSizes, f32Const(b, loc, 0.0f)),
+                    filled(b, loc, accSizes, f32Const(b, loc, 0.0f))};
+  Value kPositionsAll = p.op.getKPositions();
+  auto loop = scf::ForOp::create(
+      b, loc, begin, end, indexConst(b, loc, keyTile.tile),
+      ValueRange{init.max, init.sum, init.acc},
+      [&](OpBuilder &nb, Location nloc, Value start, ValueRange iterArgs) {
+        OpFoldResult rows = keyTile.size(nb, nloc, start, keyLimit);
+        Value kTile = sliceHeads(nb, nloc, rotatedK, block.batch, block.head, 1,
+                                 start, rows);
+        if (p.rotateKeysInKernel) {
+          Value positions = kPositionsAll
+                                ? rotaryPositions(nb, nloc, kPositionsAll,
+                                                  block.batch, start, rows)
+                                : Value();
+          kTile = rotateTile(nb, nloc, p, kTile, positions, start);
+        }
+        Value vTile =
+            sliceHeads(nb, nloc, p.v, block.batch, block.head, 1, start, rows);
+        auto square = [&](Value tile) {
+          // [1, 1, n, D] -> [n, D]
+          return tensor::CollapseShapeOp::create(
+              nb, nloc, tile, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+        };
+        Value scores = emitTileScores(
+            nb, nloc, block.q, emitPackedKeys(nb, nloc, square(kTile)),
+            {nb.getIndexAttr(p.group), block.rows, rows});
+        Value kPositions = kPositionsAll
+                               ? slicePositions(nb, nloc, kPositionsAll,
+                                                block.batch, start, rows)
+                               : Value();
+        Value logits =
+            emitTileLogits(nb, nloc, p, block, scores, kPositions, start);
+        SoftmaxState next = emitSoftmaxStep(
+            nb, nloc, logits, square(vTile),
+            SoftmaxState{iterArgs[0], iterArgs[1], iterArgs[2]});
+        scf::YieldOp::create(nb, nloc,
+                             ValueRange{next.max, next.sum, next.acc});
+      });
+  return {loop.getResult(0), loop.getResult(1), loop.getResult(2)};
+}
+
+/// `sum == 0 ? 0 : acc / sum`, cast to the element type ([G, rows, Dv]).
+Value emitNormalized(OpBuilder &b, Location loc, const Problem &p,
+                     const SoftmaxState &state) {
+  MLIRContext *ctx = b.getContext();
+  auto par = IteratorType::parallel;
+  Type elementType = p.elementType;
+  return emitGeneric(
+      b, loc, ValueRange{state.acc, state.sum},
+      tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, state.acc),
+                              elementType),
+      {b.getMultiDimIdentityMap(3), mapOf(ctx, 3, {0, 1}),
+       b.getMultiDimIdentityMap(3)},
+      {par, par, par},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value empty = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
+                                            args[1], f32Const(nb, nloc, 0.0f));
+        Value out = arith::SelectOp::create(
+            nb, nloc, empty, f32Const(nb, nloc, 0.0f),
+            arith::DivFOp::create(nb, nloc, args[0], args[1]));
+        return castFloat(nb, nloc, out, elementType);
+      });
+}
+
+/// Inserts `tile` ([G, rows, ...]) into `dest` ([B, Hkv, (C,) G, Sq, ...])
+/// at the block's place, in the forall's terminator.
+void insertBlockTile(OpBuilder &b, Location loc, scf::ForallOp forall,
+                     Value tile, Value dest, const QueryBlock &block,
+                     Value chunk) {
+  auto destType = cast<RankedTensorType>(dest.getType());
+  auto tileType = cast<RankedTensorType>(tile.getType());
+  SmallVector<OpFoldResult> offsets{block.batch, block.head};
+  SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), b.getIndexAttr(1)};
+  if (chunk) {
+    offsets.push_back(chunk);
+    sizes.push_back(b.getIndexAttr(1));
+  }
+  offsets.append({b.getIndexAttr(0), block.start});
+  sizes.append({tensor::getMixedSize(b, loc, tile, 0),
+                tensor::getMixedSize(b, loc, tile, 1)});
+  for (int64_t d = 2; d < tileType.getRank(); ++d) {
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(tensor::getMixedSize(b, loc, tile, d));
+  }
+  SmallVector<OpFoldResult> strides(destType.getRank(), b.getIndexAttr(1));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, tile, dest, offsets, sizes,
+                                        strides);
+}
+
+/// The partial results of key chunks combined:
+/// `out = sum_c acc_c w_c / sum_c l_c w_c`, `w_c = exp(m_c - max_c m_c)`.
+Value emitCombine(OpBuilder &b, Location loc, const Problem &p, Value maxes,
+                  Value sums, Value accs, ArrayRef<OpFoldResult> outSizes) {
+  MLIRContext *ctx = b.getContext();
+  auto par = IteratorType::parallel, red = IteratorType::reduction;
+  // Loops (b, h, g, i, c) and (b, h, g, i, e, c).
+  SmallVector<OpFoldResult> rowSizes(outSizes.begin(), outSizes.end() - 1);
+  Value max = emitGeneric(
+      b, loc, ValueRange{maxes}, filled(b, loc, rowSizes, negInf(b, loc)),
+      {mapOf(ctx, 5, {0, 1, 4, 2, 3}), mapOf(ctx, 5, {0, 1, 2, 3})},
+      {par, par, par, par, red},
+      [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
+      });
+  Value sum = emitGeneric(
+      b, loc, ValueRange{sums, maxes, max},
+      filled(b, loc, rowSizes, f32Const(b, loc, 0.0f)),
+      {mapOf(ctx, 5, {0, 1, 4, 2, 3}), mapOf(ctx, 5, {0, 1, 4, 2, 3}),
+       mapOf(ctx, 5, {0, 1, 2, 3}), mapOf(ctx, 5, {0, 1, 2, 3})},
+      {par, par, par, par, red},
+      [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value w = emitSafeExp(nb, nloc, args[1], args[2]);
+        return arith::AddFOp::create(
+            nb, nloc, args[3], arith::MulFOp::create(nb, nloc, args[0], w));
+      });
+  SmallVector<OpFoldResult> accSizes(outSizes.begin(), outSizes.end());
+  Value acc = emitGeneric(
+      b, loc, ValueRange{accs, maxes, max},
+      filled(b, loc, accSizes, f32Const(b, loc, 0.0f)),
+      {mapOf(ctx, 6, {0, 1, 5, 2, 3, 4}), mapOf(ctx, 6, {0, 1, 5, 2, 3}),
+       mapOf(ctx, 6, {0, 1, 2, 3}), mapOf(ctx, 6, {0, 1, 2, 3, 4})},
+      {par, par, par, par, par, red},
+      [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value w = emitSafeExp(nb, nloc, args[1], args[2]);
+        return arith::AddFOp::create(
+            nb, nloc, args[3], arith::MulFOp::create(nb, nloc, args[0], w));
+      });
+  Type elementType = p.elementType;
+  return emitGeneric(
+      b, loc, ValueRange{acc, sum}, emptyLike(b, loc, outSizes, elementType),
+      {b.getMultiDimIdentityMap(5), mapOf(ctx, 5, {0, 1, 2, 3}),
+       b.getMultiDimIdentityMap(5)},
+      {par, par, par, par, par},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value empty = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
+                                            args[1], f32Const(nb, nloc, 0.0f));
+        Value out = arith::SelectOp::create(
+            nb, nloc, empty, f32Const(nb, nloc, 0.0f),
+            arith::DivFOp::create(nb, nloc, args[0], args[1]));
+        return castFloat(nb, nloc, out, elementType);
+      });
+}
+
+struct FlashOptions {
+  int64_t queryTile, keyTile, decodeRows, decodeChunk;
+  bool prerotateKeys;
+};
+
+/// Rewrites `op` into the flash loop nest.
+LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
+                             const FlashOptions &options) {
+  Location loc = op.getLoc();
+  auto qType = cast<RankedTensorType>(op.getQuery().getType());
+  auto kType = cast<RankedTensorType>(op.getKey().getType());
+  auto vType = cast<RankedTensorType>(op.getValue().getType());
+  if (qType.isDynamicDim(1) || kType.isDynamicDim(1) || qType.isDynamicDim(3) ||
+      vType.isDynamicDim(3))
+    return rewriter.notifyMatchFailure(op, "dynamic heads or head dims");
+  if (op.getAlibiAttr() && qType.getDimSize(1) > kMaxConstantElements)
+    return rewriter.notifyMatchFailure(op, "too many ALiBi heads");
+  rewriter.setInsertionPoint(op);
+
+  Problem p;
+  p.op = op;
+  p.q = op.getQuery();
+  p.k = op.getKey();
+  p.v = op.getValue();
+  p.elementType = qType.getElementType();
+  p.kvHeads = kType.getDimSize(1);
+  p.group = qType.getDimSize(1) / p.kvHeads;
+  p.headDim = qType.getDimSize(3);
+  p.valueDim = vType.getDimSize(3);
+  SmallVector<OpFoldResult> qSizes = getSizes(rewriter, loc, p.q);
+  p.batch = qSizes[0];
+  p.queries = qSizes[2];
+  p.keys = getSizes(rewriter, loc, p.k)[2];
+  p.queriesV = getValueOrCreateConstantIndexOp(rewriter, loc, p.queries);
+  p.keysV = getValueOrCreateConstantIndexOp(rewriter, loc, p.keys);
+  if (!op.getQPositions())
+    p.qShift =
+        emitQueryShift(rewriter, loc, op.getAlignment(), p.queries, p.keys);
+  p.slopes = op.getAlibiSlopes();
+  if (AlibiSlopesAttr alibi = op.getAlibiAttr())
+    p.slopes = emitAlibiSlopes(rewriter, loc, alibi, qType.getDimSize(1));
+  if (p.slopes) {
+    auto staticType =
+        RankedTensorType::get({qType.getDimSize(1)}, rewriter.getF32Type());
+    if (p.slopes.getType() != staticType)
+      p.slopes = tensor::CastOp::create(rewriter, loc, staticType, p.slopes);
+  }
+  bool rope = static_cast<bool>(op.getRopeAttr());
+  p.rotateKeysInKernel = rope && !options.prerotateKeys;
+  p.skipFutureKeys =
+      op.getCausal() && !op.getQPositions() && !op.getKPositions();
+  Value keysForTiles = p.k;
+  if (rope && options.prerotateKeys) {
+    Value positions = op.getKPositions();
+    keysForTiles = RotaryOp::create(
+        rewriter, loc, p.k.getType(), p.k, op.getInvFreq(), Value(), Value(),
+        positions, Value(), op.getAttentionFactor(),
+        op.getRopeAttr().getLayout(), op.getRopeAttr().getRotaryDim(),
+        IntegerAttr(), DenseI64ArrayAttr(), MRopeLayoutAttr());
+  }
+
+  // Split the keys when a kv head has few query rows (decode).
+  int64_t sq = qType.getDimSize(2), sk = kType.getDimSize(2);
+  bool splitKeys = !ShapedType::isDynamic(sq) &&
+                   p.group * sq <= options.decodeRows &&
+                   (ShapedType::isDynamic(sk) || sk > options.decodeChunk);
+  int64_t chunk = options.decodeChunk;
+  TileExtent queryTile = chooseExtent(sq, options.queryTile);
+  TileExtent keyTile =
+      chooseExtent(sk, std::min(options.keyTile, chunk), splitKeys ? chunk : 0);
+  if (splitKeys && chunk % keyTile.tile != 0)
+    keyTile.full = false;
+
+  OpFoldResult one = rewriter.getIndexAttr(1), zero = rewriter.getIndexAttr(0);
+  OpFoldResult hkv = rewriter.getIndexAttr(p.kvHeads);
+  OpFoldResult g = rewriter.getIndexAttr(p.group);
+  OpFoldResult dv = rewriter.getIndexAttr(p.valueDim);
+  auto ceilDiv = [&](Value x, int64_t d) -> OpFoldResult {
+    Value dm1 = indexConst(rewriter, loc, d - 1);
+    return rewriter.createOrFold<arith::DivUIOp>(
+        loc, rewriter.createOrFold<arith::AddIOp>(loc, x, dm1),
+        indexConst(rewriter, loc, d));
+  };
+  OpFoldResult queryTiles = ceilDiv(p.queriesV, queryTile.tile);
+  OpFoldResult chunks = splitKeys ? ceilDiv(p.keysV, chunk) : one;
+
+  SmallVector<OpFoldResult> outSizes{p.batch, hkv, g, p.queries, dv};
+  SmallVector<Value> outputs;
+  if (splitKeys) {
+    for (int i = 0; i < 2; ++i)
+      outputs.push_back(emptyLike(rewriter, loc,
+                                  {p.batch, hkv, chunks, g, p.queries},
+                                  rewriter.getF32Type()));
+    outputs.push_back(emptyLike(rewriter, loc,
+                                {p.batch, hkv, chunks, g, p.queries, dv},
+                                rewriter.getF32Type()));
+  } else {
+    outputs.push_back(emptyLike(rewriter, loc, outSizes, p.elementType));
+  }
+
+  auto forall = scf::ForallOp::create(
+      rewriter, loc, SmallVector<OpFoldResult>{zero, zero, zero, zero},
+      SmallVector<OpFoldResult>{p.batch, hkv, queryTiles, chunks},
+      SmallVector<OpFoldResult>{one, one, one, one}, outputs, std::nullopt);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(forall.getTerminator());
+    SmallVector<Value> ivs = forall.getInductionVars();
+    ValueRange shared = forall.getRegionIterArgs();
+    QueryBlock block;
+    block.batch = ivs[0];
+    block.head = ivs[1];
+    block.start = arith::MulIOp::create(
+        rewriter, loc, ivs[2], indexConst(rewriter, loc, queryTile.tile));
+    block.rows = queryTile.size(rewriter, loc, block.start, p.queriesV);
+    Value qHead0 = arith::MulIOp::create(rewriter, loc, block.head,
+                                         indexConst(rewriter, loc, p.group));
+    Value qTile = sliceHeads(rewriter, loc, p.q, block.batch, qHead0, p.group,
+                             block.start, block.rows);
+    Value qPositionsAll = op.getQPositions();
+    block.qOffset =
+        p.qShift ? arith::AddIOp::create(rewriter, loc, block.start, p.qShift)
+                       .getResult()
+                 : block.start;
+    if (rope) {
+      Value positions =
+          qPositionsAll ? rotaryPositions(rewriter, loc, qPositionsAll,
+                                          block.batch, block.start, block.rows)
+                        : Value();
+      qTile = rotateTile(rewriter, loc, p, qTile, positions, block.qOffset);
+    }
+    block.q = dropBatch(rewriter, loc, qTile);
+    if (qPositionsAll)
+      block.positions = slicePositions(rewriter, loc, qPositionsAll,
+                                       block.batch, block.start, block.rows);
+    if (p.slopes)
+      block.slopes = tensor::ExtractSliceOp::create(
+          rewriter, loc, p.slopes, ArrayRef<OpFoldResult>{qHead0},
+          ArrayRef<OpFoldResult>{g}, ArrayRef<OpFoldResult>{one});
+
+    // Keys [begin, end) of this chunk; past the block's last query position
+    // when causal, none are visible.
+    Value begin = indexConst(rewriter, loc, 0);
+    Value limit = p.keysV;
+    if (splitKeys) {
+      begin = arith::MulIOp::create(rewriter, loc, ivs[3],
+                                    indexConst(rewriter, loc, chunk));
+      limit = arith::MinSIOp::create(
+          rewriter, loc,
+          arith::AddIOp::create(rewriter, loc, begin,
+                                indexConst(rewriter, loc, chunk)),
+          p.keysV);
+    }
+    Value end = limit;
+    if (p.skipFutureKeys) {
+      Value rows = getValueOrCreateConstantIndexOp(rewriter, loc, block.rows);
+      Value visible = arith::AddIOp::create(rewriter, loc, block.qOffset, rows);
+      end = arith::MinSIOp::create(rewriter, loc, end, visible);
+    }
+    SoftmaxState state = emitKeyLoop(rewriter, loc, p, block, begin, end, limit,
+                                     keyTile, keysForTiles);
+    if (splitKeys) {
+      insertBlockTile(rewriter, loc, forall, state.max, shared[0], block,
+                      ivs[3]);
+      insertBlockTile(rewriter, loc, forall, state.sum, shared[1], block,
+                      ivs[3]);
+      insertBlockTile(rewriter, loc, forall, state.acc, shared[2], block,
+                      ivs[3]);
+    } else {
+      insertBlockTile(rewriter, loc, forall,
+                      emitNormalized(rewriter, loc, p, state), shared[0], block,
+                      Value());
+    }
+  }
+
+  Value out = splitKeys ? emitCombine(rewriter, loc, p, forall.getResult(0),
+                                      forall.getResult(1), forall.getResult(2),
+                                      outSizes)
+                        : forall.getResult(0);
+  out = tensor::CollapseShapeOp::create(
+      rewriter, loc, out,
+      ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+  if (out.getType() != op.getResult().getType())
+    out = tensor::CastOp::create(rewriter, loc, op.getResult().getType(), out);
+  rewriter.replaceOp(op, out);
+  return success();
+}
+
+struct PosEncTileAttentionPass
+    : posenc::impl::PosEncTileAttentionBase<PosEncTileAttentionPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (queryTile <= 0 || keyTile <= 0 || decodeChunk <= 0 || decodeRows < 0) {
+      getOperation()->emitError(
+          "posenc-tile-attention: query-tile, key-tile and decode-chunk must "
+          "be positive, decode-rows non-negative");
+      return signalPassFailure();
+    }
+    FlashOptions options{queryTile, keyTile, decodeRows, decodeChunk,
+                         prerotateKeys};
+    SmallVector<AttentionOp> ops;
+    getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (AttentionOp op : ops)
+      (void)lowerAttention(rewriter, op, options);
+  }
+};
+
+} // namespace
