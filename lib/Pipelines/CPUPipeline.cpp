@@ -27,8 +27,12 @@ static void addTensorCodegen(OpPassManager &pm,
                              const CPUPipelineOptions &options) {
   pm.addNestedPass<func::FuncOp>(
       createPosEncTileAndVectorize(options.getTileAndVectorizeOptions()));
-  if (options.approximateTrig)
-    pm.addPass(createPosEncApproximateTrig());
+  if (options.approximateTrig || options.approximateExp) {
+    PosEncApproximateTrigOptions approximate;
+    approximate.trig = options.approximateTrig;
+    approximate.exp = options.approximateExp;
+    pm.addPass(createPosEncApproximateTrig(approximate));
+  }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

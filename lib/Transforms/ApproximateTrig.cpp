@@ -36,21 +36,26 @@ struct PosEncApproximateTrigPass
     auto reduced = posenc::PosEncDialect::ReducedAngleAttrHelper(&getContext());
     SmallVector<Operation *> targets;
     getOperation()->walk([&](Operation *op) {
-      if (!isa<math::SinOp, math::CosOp>(op))
+      if (exp && isa<math::ExpOp>(op)) {
+        targets.push_back(op);
+        return;
+      }
+      if (!trig || !isa<math::SinOp, math::CosOp>(op))
         return;
       if (all || reduced.isAttrPresent(op))
         targets.push_back(op);
       else
         LDBG() << "left exact (angle not reduced to [-pi, pi]): " << *op;
     });
-    LDBG() << targets.size() << " sin/cos to approximate (f32 only)";
+    LDBG() << targets.size() << " sin/cos/exp to approximate (f32 only)";
     if (targets.empty())
       return;
     RewritePatternSet patterns(&getContext());
     // Upstream's patterns match f32 (and vectors of it) only.
     populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
       return name == math::SinOp::getOperationName() ||
-             name == math::CosOp::getOperationName();
+             name == math::CosOp::getOperationName() ||
+             name == math::ExpOp::getOperationName();
     });
     (void)applyOpPatternsGreedily(targets, std::move(patterns));
   }

@@ -41,6 +41,11 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Polynomial f32 sin/cos (posenc-approximate-trig) "
                      "instead of one libm call per lane"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> approximateExp{
+      *this, "approximate-exp",
+      llvm::cl::desc("Polynomial f32 exp (posenc-approximate-trig{exp}, the "
+                     "attention softmax) instead of one libm call per lane"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> nontemporalStores{
       *this, "nontemporal-stores",
       llvm::cl::desc("Stream large write-only outputs with non-temporal "

@@ -104,12 +104,22 @@ def PosEncApproximateTrig : Pass<"posenc-approximate-trig"> {
     (measured against the fp64 reference by the execution tests). On large
     arguments its own range reduction is far less accurate (1e-5 absolute at
     |x| ~ 2000), so other sin/cos ops (user code) are left alone unless
-    `all` is set. Other math ops and element types are never touched.
+    `all` is set.
+
+    With `exp`, f32 `math.exp` is rewritten too (the softmax of the attention
+    kernel: one vector exp per score instead of one libm call per lane).
+    Upstream's exp approximation reduces its argument exactly (x = k ln2 + r)
+    and is accurate to a few ulps over the whole f32 range. Other math ops and
+    element types are never touched.
   }];
   let options = [
     Option<"all", "all", "bool", /*default=*/"false",
            "Also approximate unmarked f32 sin/cos (accurate for small "
-           "arguments only)">
+           "arguments only)">,
+    Option<"trig", "trig", "bool", /*default=*/"true",
+           "Approximate the marked f32 sin/cos (false: exp only)">,
+    Option<"exp", "exp", "bool", /*default=*/"false",
+           "Also approximate f32 math.exp">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
