@@ -14,12 +14,12 @@ Contenders:
                      clause; llama3 frequencies from posenc.rope_frequencies)
                      run by build/bin/posenc-run (--threads, default pipeline
                      or --pipeline).
-  posenc-prerotated  the same module through --posenc-prerotated-pipeline (or
-                     the posenc pipeline with --posenc-prerotated-options
-                     added, e.g. 'attention-prerotate-keys=true'): the hook
-                     for the "K rotated once, before the kernel" ablation
-                     (default: the posenc pipeline itself, so until the
-                     ablation is wired its ratio to posenc is run-to-run noise).
+  posenc-prerotated  the same module with K rotated once before the flash
+                     kernel (the ablation): the posenc pipeline with
+                     --posenc-prerotated-options added (default
+                     'attention-prerotate-keys=true'), or
+                     --posenc-prerotated-pipeline whole. In c (no rope
+                     clause: the cache is rotated) both are the same code.
   torch              torch.nn.functional.scaled_dot_product_attention
                      (enable_gqa=True), RoPE in Hugging Face's form before it
                      (cos/sin = f32 inv_freq x positions, rotate_half).
