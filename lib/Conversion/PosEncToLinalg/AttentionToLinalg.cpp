@@ -33,42 +33,10 @@ namespace {
 
 using utils::IteratorType;
 
-Value f32Const(OpBuilder &b, Location loc, float v) {
-  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-}
-
-Value negInf(OpBuilder &b, Location loc) {
-  return arith::ConstantOp::create(
-      b, loc,
-      b.getFloatAttr(b.getF32Type(), APFloat::getInf(APFloat::IEEEsingle(),
-                                                     /*Negative=*/true)));
-}
-
-/// `tensor.empty` of `sizes` filled with `value`.
-Value filled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
-             Value value) {
-  Value init = emptyLike(b, loc, sizes, value.getType());
-  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{init})
-      .getResult(0);
-}
-
-/// Static shape of `sizes` (dynamic where an extent is a value).
-SmallVector<int64_t> staticShape(ArrayRef<OpFoldResult> sizes) {
-  return llvm::map_to_vector(sizes, [](OpFoldResult size) {
-    std::optional<int64_t> c = getConstantIntValue(size);
-    return c ? *c : ShapedType::kDynamic;
-  });
-}
-
 /// Loop dims of the grouped attention: batch, kv head, query head within
 /// the group, query token, then key token (scores) or value channel (PV),
 /// then the contracted dim.
 enum Dim : unsigned { kB, kH, kG, kI, kJ, kR };
-
-/// Indexing map over `numDims` loops selecting `dims`.
-AffineMap mapOf(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims) {
-  return AffineMap::getMultiDimMapWithTargets(numDims, dims, ctx);
-}
 
 /// The shapes of one attention in its grouped form.
 struct GroupedShapes {
@@ -179,7 +147,7 @@ Value emitLogits(OpBuilder &b, Location loc, AttentionOp op, Value scores,
       Value future = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sgt,
                                            kPos, qPos);
       logit =
-          arith::SelectOp::create(nb, nloc, future, negInf(nb, nloc), logit);
+          arith::SelectOp::create(nb, nloc, future, f32NegInf(nb, nloc), logit);
     }
     linalg::YieldOp::create(nb, nloc, logit);
   };
@@ -236,7 +204,7 @@ Value emitRowwise(OpBuilder &b, Location loc, Value full, Value row,
 Value emitSoftmax(OpBuilder &b, Location loc, Value logits,
                   const GroupedShapes &shapes) {
   Value rowMax = emitRowReduction(
-      b, loc, logits, negInf(b, loc), shapes,
+      b, loc, logits, f32NegInf(b, loc), shapes,
       [](OpBuilder &nb, Location nloc, Value x, Value acc) -> Value {
         return arith::MaximumFOp::create(nb, nloc, x, acc);
       });
@@ -244,7 +212,7 @@ Value emitSoftmax(OpBuilder &b, Location loc, Value logits,
       b, loc, logits, rowMax, shapes,
       [](OpBuilder &nb, Location nloc, Value x, Value max) -> Value {
         Value masked = arith::CmpFOp::create(
-            nb, nloc, arith::CmpFPredicate::OEQ, max, negInf(nb, nloc));
+            nb, nloc, arith::CmpFPredicate::OEQ, max, f32NegInf(nb, nloc));
         Value e = math::ExpOp::create(nb, nloc,
                                       arith::SubFOp::create(nb, nloc, x, max));
         return arith::SelectOp::create(nb, nloc, masked,

@@ -137,3 +137,33 @@ void mlir::posenc::emitPositionsInTableAssert(OpBuilder &b, Location loc,
       b, loc, emitPositionsInTable(b, loc, positions, offset, tokens, rows),
       message);
 }
+
+SmallVector<int64_t> mlir::posenc::staticShape(ArrayRef<OpFoldResult> sizes) {
+  return llvm::map_to_vector(sizes, [](OpFoldResult size) {
+    std::optional<int64_t> c = getConstantIntValue(size);
+    return c ? *c : ShapedType::kDynamic;
+  });
+}
+
+Value mlir::posenc::filled(OpBuilder &b, Location loc,
+                           ArrayRef<OpFoldResult> sizes, Value value) {
+  Value init = emptyLike(b, loc, sizes, value.getType());
+  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{init})
+      .getResult(0);
+}
+
+Value mlir::posenc::f32Const(OpBuilder &b, Location loc, float v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+}
+
+Value mlir::posenc::f32NegInf(OpBuilder &b, Location loc) {
+  return arith::ConstantOp::create(
+      b, loc,
+      b.getFloatAttr(b.getF32Type(), APFloat::getInf(APFloat::IEEEsingle(),
+                                                     /*Negative=*/true)));
+}
+
+AffineMap mlir::posenc::mapOf(MLIRContext *ctx, unsigned numDims,
+                              ArrayRef<unsigned> dims) {
+  return AffineMap::getMultiDimMapWithTargets(numDims, dims, ctx);
+}

@@ -27,6 +27,20 @@ SmallVector<OpFoldResult> getSizes(OpBuilder &b, Location loc, Value tensor);
 Value emptyLike(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
                 Type elementType);
 
+/// Static extents of `sizes` (dynamic where an extent is a value).
+SmallVector<int64_t> staticShape(ArrayRef<OpFoldResult> sizes);
+
+/// `tensor.empty` of `sizes` filled with `value` (of the element type).
+Value filled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+             Value value);
+
+/// f32 constants: `v`, and -inf (the softmax's masked logit).
+Value f32Const(OpBuilder &b, Location loc, float v);
+Value f32NegInf(OpBuilder &b, Location loc);
+
+/// Indexing map over `numDims` loops selecting `dims`.
+AffineMap mapOf(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims);
+
 /// All-parallel iterator list of `rank` loops.
 SmallVector<utils::IteratorType> parallelIterators(unsigned rank);
 

@@ -48,39 +48,8 @@ namespace {
 
 using utils::IteratorType;
 
-Value f32Const(OpBuilder &b, Location loc, float v) {
-  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-}
-
-Value negInf(OpBuilder &b, Location loc) {
-  return arith::ConstantOp::create(
-      b, loc,
-      b.getFloatAttr(b.getF32Type(), APFloat::getInf(APFloat::IEEEsingle(),
-                                                     /*Negative=*/true)));
-}
-
 Value indexConst(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-/// Static extents of `sizes` (dynamic where an extent is a value).
-SmallVector<int64_t> staticShape(ArrayRef<OpFoldResult> sizes) {
-  return llvm::map_to_vector(sizes, [](OpFoldResult size) {
-    std::optional<int64_t> c = getConstantIntValue(size);
-    return c ? *c : ShapedType::kDynamic;
-  });
-}
-
-/// `tensor.empty` of `sizes` (f32) filled with `value`.
-Value filled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
-             Value value) {
-  Value init = emptyLike(b, loc, sizes, value.getType());
-  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{init})
-      .getResult(0);
-}
-
-AffineMap mapOf(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims) {
-  return AffineMap::getMultiDimMapWithTargets(numDims, dims, ctx);
 }
 
 /// A tile extent along a sequence: `tile` rows from `start`, fewer at the
@@ -285,8 +254,8 @@ Value emitTileLogits(OpBuilder &b, Location loc, const Problem &p,
       if (causal) {
         Value future = arith::CmpIOp::create(
             nb, nloc, arith::CmpIPredicate::sgt, kPos, qPos);
-        logit =
-            arith::SelectOp::create(nb, nloc, future, negInf(nb, nloc), logit);
+        logit = arith::SelectOp::create(nb, nloc, future, f32NegInf(nb, nloc),
+                                        logit);
       }
     }
     linalg::YieldOp::create(nb, nloc, logit);
@@ -319,7 +288,7 @@ Value emitGeneric(OpBuilder &b, Location loc, ValueRange inputs, Value init,
 /// gives 0, not NaN.
 Value emitSafeExp(OpBuilder &b, Location loc, Value x, Value max) {
   Value masked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max,
-                                       negInf(b, loc));
+                                       f32NegInf(b, loc));
   Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, max));
   return arith::SelectOp::create(b, loc, masked, f32Const(b, loc, 0.0f), e);
 }
@@ -340,7 +309,7 @@ SoftmaxState emitSoftmaxStep(OpBuilder &b, Location loc, Value logits,
   // accumulated against m.
   SmallVector<OpFoldResult> rowSizes = tensor::getMixedSizes(b, loc, state.max);
   Value tileMax = emitGeneric(
-      b, loc, ValueRange{logits}, filled(b, loc, rowSizes, negInf(b, loc)),
+      b, loc, ValueRange{logits}, filled(b, loc, rowSizes, f32NegInf(b, loc)),
       {id3, rows3}, {par, par, red},
       [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
         return arith::MaximumFOp::create(nb, nloc, args[0], args[1]);
@@ -401,7 +370,7 @@ SoftmaxState emitKeyLoop(OpBuilder &b, Location loc, const Problem &p,
   OpFoldResult g = b.getIndexAttr(p.group);
   SmallVector<OpFoldResult> rowSizes{g, block.rows};
   SmallVector<OpFoldResult> accSizes{g, block.rows, b.getIndexAttr(p.valueDim)};
-  SoftmaxState init{filled(b, loc, rowSizes, negInf(b, loc)),
+  SoftmaxState init{filled(b, loc, rowSizes, f32NegInf(b, loc)),
                     filled(b, loc, rowSizes, f32Const(b, loc, 0.0f)),
                     filled(b, loc, accSizes, f32Const(b, loc, 0.0f))};
   Value kPositionsAll = p.op.getKPositions();
@@ -444,7 +413,18 @@ SoftmaxState emitKeyLoop(OpBuilder &b, Location loc, const Problem &p,
   return {loop.getResult(0), loop.getResult(1), loop.getResult(2)};
 }
 
-/// `sum == 0 ? 0 : acc / sum`, cast to the element type ([G, rows, Dv]).
+/// `sum == 0 ? 0 : acc / sum` (a fully masked row gives 0), cast to
+/// `elementType`.
+Value emitNormalizedEntry(OpBuilder &b, Location loc, Value acc, Value sum,
+                          Type elementType) {
+  Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, sum,
+                                      f32Const(b, loc, 0.0f));
+  Value out = arith::SelectOp::create(b, loc, empty, f32Const(b, loc, 0.0f),
+                                      arith::DivFOp::create(b, loc, acc, sum));
+  return castFloat(b, loc, out, elementType);
+}
+
+/// The normalized block output [G, rows, Dv] in the element type.
 Value emitNormalized(OpBuilder &b, Location loc, const Problem &p,
                      const SoftmaxState &state) {
   MLIRContext *ctx = b.getContext();
@@ -458,12 +438,7 @@ Value emitNormalized(OpBuilder &b, Location loc, const Problem &p,
        b.getMultiDimIdentityMap(3)},
       {par, par, par},
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        Value empty = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
-                                            args[1], f32Const(nb, nloc, 0.0f));
-        Value out = arith::SelectOp::create(
-            nb, nloc, empty, f32Const(nb, nloc, 0.0f),
-            arith::DivFOp::create(nb, nloc, args[0], args[1]));
-        return castFloat(nb, nloc, out, elementType);
+        return emitNormalizedEntry(nb, nloc, args[0], args[1], elementType);
       });
 }
 
@@ -503,7 +478,7 @@ Value emitCombine(OpBuilder &b, Location loc, const Problem &p, Value maxes,
   // Loops (b, h, g, i, c) and (b, h, g, i, e, c).
   SmallVector<OpFoldResult> rowSizes(outSizes.begin(), outSizes.end() - 1);
   Value max = emitGeneric(
-      b, loc, ValueRange{maxes}, filled(b, loc, rowSizes, negInf(b, loc)),
+      b, loc, ValueRange{maxes}, filled(b, loc, rowSizes, f32NegInf(b, loc)),
       {mapOf(ctx, 5, {0, 1, 4, 2, 3}), mapOf(ctx, 5, {0, 1, 2, 3})},
       {par, par, par, par, red},
       [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
@@ -539,12 +514,7 @@ Value emitCombine(OpBuilder &b, Location loc, const Problem &p, Value maxes,
        b.getMultiDimIdentityMap(5)},
       {par, par, par, par, par},
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        Value empty = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
-                                            args[1], f32Const(nb, nloc, 0.0f));
-        Value out = arith::SelectOp::create(
-            nb, nloc, empty, f32Const(nb, nloc, 0.0f),
-            arith::DivFOp::create(nb, nloc, args[0], args[1]));
-        return castFloat(nb, nloc, out, elementType);
+        return emitNormalizedEntry(nb, nloc, args[0], args[1], elementType);
       });
 }
 
