@@ -53,7 +53,15 @@ std::optional<unsigned> getRowDim(linalg::LinalgOp op) {
       innermost = i;
   if (!llvm::is_contained(dims->n, innermost))
     return std::nullopt;
-  return *llvm::max_element(dims->m);
+  // The innermost M dim with more than one row (a decode block is
+  // [G heads, 1 query]: the rows are the heads).
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> rows(dims->m.begin(), dims->m.end());
+  llvm::sort(rows);
+  for (unsigned dim : llvm::reverse(rows))
+    if (ranges[dim] != 1)
+      return dim;
+  return rows.back();
 }
 
 } // namespace
@@ -183,6 +191,22 @@ SmallVector<int64_t> mlir::posenc::chooseRegisterTileSizes(linalg::LinalgOp op,
     lanes /= sizes[i];
     if (extent > sizes[i])
       break; // a partial tile of this dim: outer dims stay 1
+  }
+  // Transposes (one input read through a permutation): the input's innermost
+  // dim gets lanes too, so a tile reads whole rows of both layouts and
+  // transposes in registers instead of gathering one element per lane.
+  if (op.getNumDpsInputs() == 1 && op.getNumDpsInits() == 1 &&
+      op.getNumReductionLoops() == 0) {
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+    if (map.isPermutation() && !map.isIdentity() && map.getNumResults() > 0) {
+      unsigned inner =
+          cast<AffineDimExpr>(map.getResults().back()).getPosition();
+      int64_t extent = ranges[inner];
+      if (sizes[inner] == 1 && !semiAffine[inner])
+        sizes[inner] = ShapedType::isDynamic(extent)
+                           ? width
+                           : std::min<int64_t>(width, extent);
+    }
   }
   // Contractions: several rows per tile, so that each right-hand-side vector
   // loaded feeds several FMAs (an outer-product micro-kernel).

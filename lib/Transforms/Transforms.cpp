@@ -2,6 +2,7 @@
 
 #include "posenc/Transforms/Transforms.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -90,6 +91,21 @@ LogicalResult mlir::posenc::vectorizeTile(RewriterBase &rewriter,
   return success();
 }
 
+/// Whether `read` is a factor of a product that a vector.multi_reduction
+/// sums (a contraction's operand), possibly through an extension.
+static bool feedsReduction(vector::TransferReadOp read) {
+  for (Operation *user : read->getUsers()) {
+    if (isa<arith::ExtFOp>(user) && user->hasOneUse())
+      user = *user->getUsers().begin();
+    if (!isa<arith::MulFOp>(user))
+      continue;
+    if (llvm::any_of(user->getUsers(),
+                     llvm::IsaPred<vector::MultiDimReductionOp>))
+      return true;
+  }
+  return false;
+}
+
 LogicalResult mlir::posenc::cleanupVectorIR(Operation *root) {
   MLIRContext *ctx = root->getContext();
   // Masks go first: later folds may move ops into a vector.mask region,
@@ -100,14 +116,28 @@ LogicalResult mlir::posenc::cleanupVectorIR(Operation *root) {
     if (failed(applyPatternsGreedily(root, std::move(patterns))))
       return failure();
   }
+  // Operands of contractions read across the other operand's dims (a
+  // broadcasting transfer_read) become a minimal read and a
+  // vector.broadcast, which the contraction then absorbs into its indexing
+  // maps: the operands stay the size of the data, not of the iteration
+  // space. Only those reads: applied to every transfer (writes and masked
+  // reads included), upstream's permutation lowering miscompiled an
+  // interleaved M-RoPE kernel (found by fuzz/semantic_check.py).
+  {
+    SmallVector<Operation *> reads;
+    root->walk([&](vector::TransferReadOp read) {
+      if (!read.getMask() && !read.getPermutationMap().isMinorIdentity() &&
+          feedsReduction(read))
+        reads.push_back(read);
+    });
+    RewritePatternSet patterns(ctx);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    if (failed(applyOpPatternsGreedily(reads, std::move(patterns))))
+      return failure();
+  }
   {
     RewritePatternSet patterns(ctx);
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
-    // Reads that broadcast (an operand of a contraction read across the
-    // other operand's dims) become a minimal read and a vector.broadcast,
-    // which the contraction absorbs into its indexing maps: the operands
-    // stay the size of the data, not of the iteration space.
-    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateSinkVectorOpsPatterns(patterns);
     vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);

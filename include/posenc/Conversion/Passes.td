@@ -62,8 +62,9 @@ def PosEncTileAttention : Pass<"posenc-tile-attention"> {
       not visited. Fully masked rows give 0, as in the reference lowering.
     - Decode: when a kv head has at most `decode-rows` query rows
       (`G * Sq`, static) and more than `decode-chunk` keys, the keys are
-      split into chunks of `decode-chunk` that run in parallel; their
-      partial max, sum and accumulator are combined afterwards.
+      split into chunks of at least `decode-chunk` keys (at most 16 chunks
+      when Sk is static) that run in parallel; their partial max, sum and
+      accumulator are combined afterwards.
 
     Tiles are static when the extents are static and divisible by the tile
     sizes; otherwise the last tile is smaller (dynamic sizes). Attention ops
@@ -79,7 +80,7 @@ def PosEncTileAttention : Pass<"posenc-tile-attention"> {
            "Split the keys when a kv head has at most this many query rows "
            "(G * Sq); 0 never splits">,
     Option<"decodeChunk", "decode-chunk", "int64_t", /*default=*/"512",
-           "Keys per chunk of a split (decode) attention">,
+           "Fewest keys per chunk of a split (decode) attention">,
     Option<"prerotateKeys", "prerotate-keys", "bool", /*default=*/"false",
            "Rotate K once before the loop nest instead of per key tile">
   ];

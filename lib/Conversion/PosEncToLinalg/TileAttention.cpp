@@ -475,7 +475,7 @@ Value emitCombine(OpBuilder &b, Location loc, const Problem &p, Value maxes,
                   Value sums, Value accs, ArrayRef<OpFoldResult> outSizes) {
   MLIRContext *ctx = b.getContext();
   auto par = IteratorType::parallel, red = IteratorType::reduction;
-  // Loops (b, h, g, i, c) and (b, h, g, i, e, c).
+  // Loops (b, h, g, i, c) for the max and the sum.
   SmallVector<OpFoldResult> rowSizes(outSizes.begin(), outSizes.end() - 1);
   Value max = emitGeneric(
       b, loc, ValueRange{maxes}, filled(b, loc, rowSizes, f32NegInf(b, loc)),
@@ -496,12 +496,14 @@ Value emitCombine(OpBuilder &b, Location loc, const Problem &p, Value maxes,
             nb, nloc, args[3], arith::MulFOp::create(nb, nloc, args[0], w));
       });
   SmallVector<OpFoldResult> accSizes(outSizes.begin(), outSizes.end());
+  // Loops (b, h, g, i, c, e): the chunk dim before the value channels, so a
+  // register tile reads each chunk's channels contiguously (no transpose).
   Value acc = emitGeneric(
       b, loc, ValueRange{accs, maxes, max},
       filled(b, loc, accSizes, f32Const(b, loc, 0.0f)),
-      {mapOf(ctx, 6, {0, 1, 5, 2, 3, 4}), mapOf(ctx, 6, {0, 1, 5, 2, 3}),
-       mapOf(ctx, 6, {0, 1, 2, 3}), mapOf(ctx, 6, {0, 1, 2, 3, 4})},
-      {par, par, par, par, par, red},
+      {mapOf(ctx, 6, {0, 1, 4, 2, 3, 5}), mapOf(ctx, 6, {0, 1, 4, 2, 3}),
+       mapOf(ctx, 6, {0, 1, 2, 3}), mapOf(ctx, 6, {0, 1, 2, 3, 5})},
+      {par, par, par, par, red, par},
       [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
         Value w = emitSafeExp(nb, nloc, args[1], args[2]);
         return arith::AddFOp::create(
@@ -517,6 +519,9 @@ Value emitCombine(OpBuilder &b, Location loc, const Problem &p, Value maxes,
         return emitNormalizedEntry(nb, nloc, args[0], args[1], elementType);
       });
 }
+
+/// Most key chunks of a decode split with a static key count.
+constexpr int64_t kMaxDecodeChunks = 16;
 
 struct FlashOptions {
   int64_t queryTile, keyTile, decodeRows, decodeChunk;
@@ -584,7 +589,15 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
   bool splitKeys = !ShapedType::isDynamic(sq) &&
                    p.group * sq <= options.decodeRows &&
                    (ShapedType::isDynamic(sk) || sk > options.decodeChunk);
+  // At most kMaxDecodeChunks chunks of a static Sk: enough work items for
+  // the threads, and the combine (a reduction over chunks, unrolled when
+  // vectorized) stays small; LLVM took 14 s on 64 chunks.
   int64_t chunk = options.decodeChunk;
+  if (splitKeys && !ShapedType::isDynamic(sk)) {
+    int64_t spread = llvm::divideCeil(sk, kMaxDecodeChunks);
+    spread = llvm::divideCeil(spread, options.keyTile) * options.keyTile;
+    chunk = std::max(chunk, spread);
+  }
   TileExtent queryTile = chooseExtent(sq, options.queryTile);
   TileExtent keyTile =
       chooseExtent(sk, std::min(options.keyTile, chunk), splitKeys ? chunk : 0);
