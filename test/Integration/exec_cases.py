@@ -312,6 +312,27 @@ def group_mrope(run, rng):
                             mrope_layout=mlayout)
         err = np.abs(got - expect)
         check(f"M-RoPE {mlayout} sections {sections}", bool(np.all(err <= 4e-6)), f"max err {err.max():.3g}")
+    # Found by fuzz/semantic_check.py (CI seed 1): a [4, 5, 16] interleaved
+    # M-RoPE through small blocks and 32 lanes; applying upstream's
+    # transfer permutation-map lowering to every transfer made the second
+    # half of the channels wrong (error 1.78).
+    x = rng.uniform(-1, 1, size=(4, 5, 16)).astype(np.float32)
+    inv = rng.uniform(-1, 1, size=(8,)).astype(np.float32)
+    pos = rng.integers(0, 4096, size=(3, 5)).astype(np.int64)
+    module = ("func.func @m(%x: tensor<4x5x16xf32>, %f: tensor<8xf32>, %p: tensor<3x5xi64>)"
+              " -> tensor<4x5x16xf32> {\n"
+              "  %y = posenc.rotary %x half_split dim 16 inv_freq(%f : tensor<8xf32>)"
+              " positions(%p : tensor<3x5xi64>) {mrope_sections = array<i64: 2, 3, 3>,"
+              " mrope_layout = #posenc<mrope_layout interleaved>} : tensor<4x5x16xf32>\n"
+              "  return %y : tensor<4x5x16xf32>\n}\n")
+    for opts in ("vector-width=32 block-elements=64 openmp=false", "vector-width=16 block-elements=64"):
+        (got,) = run(module, [x, inv, pos], pipeline=f"posenc-cpu-pipeline{{{opts}}}")
+        expect = ref.rotary(x[None].astype(np.float64), pos, inv.astype(np.float64), 1.0,
+                            mrope_sections=[2, 3, 3], mrope_layout="interleaved")[0]
+        err = np.abs(got - expect)
+        # f32 angles pos * inv up to 4096 rad: 2^-24 * 4096 relative.
+        check(f"M-RoPE interleaved [4, 5, 16] {{{opts}}}", bool(np.all(err <= 4e-4)),
+              f"max err {err.max():.3g}")
 
 
 # ----------------------------------------------------------------------------
