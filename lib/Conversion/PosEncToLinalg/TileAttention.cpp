@@ -102,7 +102,7 @@ struct Problem {
 struct QueryBlock {
   Value batch, head, start;
   OpFoldResult rows;
-  /// [G, rows, D], rotated when RoPE applies.
+  /// [G, rows, D] f32, rotated when RoPE applies.
   Value q;
   /// [rows] positions (i64-like), or null for `index + qOffset`.
   Value positions;
@@ -194,16 +194,49 @@ void emitMulAdd(OpBuilder &b, Location loc, ValueRange args) {
       b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2], product)});
 }
 
-/// The key tile [n, D] transposed to [D, n]: the right-hand side of QK^T
-/// with the keys contiguous, so that a register tile reads a row of keys
-/// per step. Packed once per key tile, read by the G * Tq query rows.
+/// The key tile [n, D] transposed to [D, n] and converted to f32: the
+/// right-hand side of QK^T with the keys contiguous, so that a register tile
+/// reads a row of keys per step. Packed once per key tile, read by the
+/// G * Tq query rows.
 Value emitPackedKeys(OpBuilder &b, Location loc, Value keys) {
-  auto type = cast<RankedTensorType>(keys.getType());
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, keys);
-  Value init = emptyLike(b, loc, {sizes[1], sizes[0]}, type.getElementType());
-  return linalg::TransposeOp::create(b, loc, keys, init,
-                                     ArrayRef<int64_t>{1, 0})
-      .getResult()[0];
+  Type f32 = b.getF32Type();
+  return linalg::GenericOp::create(
+             b, loc,
+             TypeRange{
+                 RankedTensorType::get(staticShape({sizes[1], sizes[0]}), f32)},
+             ValueRange{keys},
+             ValueRange{emptyLike(b, loc, {sizes[1], sizes[0]}, f32)},
+             ArrayRef<AffineMap>{mapOf(b.getContext(), 2, {1, 0}),
+                                 b.getMultiDimIdentityMap(2)},
+             parallelIterators(2),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc,
+                                       castFloat(nb, nloc, args[0], f32));
+             })
+      .getResult(0);
+}
+
+/// `x` converted to f32 (itself when it is f32): 16-bit operands of the
+/// contractions are widened once per block, not once per use.
+Value emitWidened(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Type f32 = b.getF32Type();
+  if (type.getElementType() == f32)
+    return x;
+  unsigned rank = type.getRank();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type.clone(f32)}, ValueRange{x},
+             ValueRange{
+                 emptyLike(b, loc, tensor::getMixedSizes(b, loc, x), f32)},
+             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank),
+                                 b.getMultiDimIdentityMap(rank)},
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc,
+                                       castFloat(nb, nloc, args[0], f32));
+             })
+      .getResult(0);
 }
 
 /// scores[g, i, n] = sum_r q[g, i, r] * kt[r, n] (loops g, i, n, r).
@@ -662,7 +695,7 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
                         : Value();
       qTile = rotateTile(rewriter, loc, p, qTile, positions, block.qOffset);
     }
-    block.q = dropBatch(rewriter, loc, qTile);
+    block.q = emitWidened(rewriter, loc, dropBatch(rewriter, loc, qTile));
     if (qPositionsAll)
       block.positions = slicePositions(rewriter, loc, qPositionsAll,
                                        block.batch, block.start, block.rows);
