@@ -43,17 +43,29 @@ What is drawn (per case):
               both layouts, f32/f64 tables, attention factor), ALiBi (attribute
               with shards or slopes tensor, both forms), explicit [S]/[B,S]
               positions (fully masked rows included), f32 (and some f16/bf16).
+              LONG_KEYS of them (decided by the stream [S, I, 6], so that the
+              others are the cases drawn before it existed) have Sk of
+              513-4200, mostly with G*Sq <= 16 (posenc-tile-attention splits
+              the keys into chunks of 512 and combines them; G up to 16),
+              sometimes G*Sq > 16 (one long key loop), and small head dims.
 Extents are odd, prime or off-by-one powers of two so that blocks and vector
 tiles do not divide them; each case has at most MAX_ELEMENTS elements per
 tensor.
 
 Pipeline options (per group): posenc-cpu-pipeline{vector-width=W
-block-elements=E openmp=O approximate-trig=A nontemporal-stores=N
-nontemporal-min-bytes=M} and posenc-run --threads T. W from VECTOR_WIDTHS (or
---vector-widths); E tiny (8-64: many blocks, remainder tiles), small
-(65-4096) or the default 262144; O, A on or off; T 1 or 2; N off, on, or on
-with M from MIN_BYTES (the default 8 MiB is never reached by outputs this
-small).
+block-elements=E openmp=O approximate-trig=A approximate-exp=X
+nontemporal-stores=N nontemporal-min-bytes=M flash-attention=F
+attention-query-tile=QT attention-key-tile=KT attention-prerotate-keys=P} and
+posenc-run --threads T. W from VECTOR_WIDTHS (or --vector-widths); E tiny
+(8-64: many blocks, remainder tiles), small (65-4096) or the default 262144;
+O, A, X on or off; T 1 or 2; N off, on, or on with M from MIN_BYTES (the
+default 8 MiB is never reached by outputs this small); F on in 3 groups of 4
+(off: the reference decomposition, and no QT, KT, P); QT from
+ATTENTION_QUERY_TILES, KT from ATTENTION_KEY_TILES (1, sizes that divide
+none or few of the drawn extents, and 64, mostly above them), P on or off;
+QT, KT and P cycle over the flash-attention groups only.
+The options are a function of (S, group), so --replay compiles a case under
+the options it failed with (the REPRO line prints them).
 Each option cycles through its values in a seeded order (every value within
 len(values) consecutive groups), so even a short run covers every value.
 Odd widths (3, 7) are accepted by the pass but left out by default: LLVM
@@ -127,6 +139,19 @@ CHUNK_CASES = 8             # cases per posenc-run call
 CHUNK_ELEMENTS = 1 << 19    # input + output elements per posenc-run call
 VECTOR_WIDTHS = (1, 2, 4, 8, 16, 32)
 MIN_BYTES = (1, 64, 1000, 4096)
+# posenc-tile-attention (the fused attention of posenc-cpu-pipeline): tile
+# sizes that do not divide the drawn extents (and 1, and larger than them),
+# and groups on the reference decomposition (flash-attention=false).
+FLASH_ATTENTION = (True, True, True, False)
+ATTENTION_QUERY_TILES = (1, 3, 8, 16, 64)
+ATTENTION_KEY_TILES = (1, 5, 16, 64)
+# The pass splits the keys of a kv head into chunks of DECODE_CHUNK keys
+# (combined afterwards) when it has at most DECODE_ROWS query rows (G * Sq,
+# static) and more than DECODE_CHUNK keys: its defaults, which
+# posenc-cpu-pipeline keeps. LONG_KEYS of the attention cases draw such shapes.
+DECODE_ROWS = 16
+DECODE_CHUNK = 512
+LONG_KEYS = 0.2
 
 U = 2.0 ** -24
 EPS = {"f32": 2.0 ** -24, "f16": 2.0 ** -11, "bf16": 2.0 ** -8}
@@ -528,21 +553,53 @@ def default_positions(Sq, Sk, align):
     return q, np.arange(Sk)
 
 
-def gen_attention(case, rng):
+def draw_long_keys(rng):
+    """(B, Hkv, G, Sq, Sk, max head dim): more than DECODE_CHUNK keys, mostly
+    with at most DECODE_ROWS query rows per kv head (G * Sq: the keys are
+    split into chunks, the last one partial unless Sk divides, and combined),
+    sometimes with more (one chunk, long key loops). K and V stay within
+    MAX_ELEMENTS: the head dims are small."""
+    if chance(rng, 0.6):
+        Sk = pick(rng, (513, 515, 640, 1023, 1024, 1025, 1031, 1536, 1543, 2047, 2049,
+                        3001, 4095, 4097))
+    else:
+        Sk = int(rng.integers(DECODE_CHUNK + 1, 4200))
+    if chance(rng, 0.8):
+        Sq = pick(rng, (1, 1, 1, 2, 3, 4))
+        G = extent(rng, 1, DECODE_ROWS // Sq)
+    else:
+        Sq = extent(rng, 5, 12)
+        G = extent(rng, DECODE_ROWS // Sq + 1, 8)
+    Hkv = extent(rng, 1, 4)
+    B = 1 if chance(rng, 0.8) else 2
+    while MAX_ELEMENTS // (B * Hkv * Sk) < 8 and B * Hkv > 1:
+        B, Hkv = (1, Hkv) if B > 1 else (B, Hkv - 1)
+    return B, Hkv, G, Sq, Sk, MAX_ELEMENTS // (B * Hkv * Sk)
+
+
+def gen_attention(case, rng, long_rng=None):
     elem = "f32" if chance(rng, 0.8) else pick(rng, ("f16", "bf16"))
     Hkv, G = extent(rng, 1, 8), extent(rng, 1, 8)
-    Hq = Hkv * G
     B = 1 if chance(rng, 0.75) else 2
     Sq = 1 if chance(rng, 0.25) else extent(rng, 1, 33)
     Sk = Sq if chance(rng, 0.25) else extent(rng, 1, 67)
+    long_keys = long_rng is not None and chance(long_rng, LONG_KEYS)
+    if long_keys:
+        B, Hkv, G, Sq, Sk, max_dim = draw_long_keys(long_rng)
+    Hq = Hkv * G
     rope = chance(rng, 0.5)
-    cfg = draw_rope_config(rng, 128) if rope else None
+    cfg = draw_rope_config(rng, max_dim if long_keys else 128) if rope else None
+    if long_keys and rope and cfg["rotary_dim"] > max_dim:
+        rope, cfg = False, None
     rd = cfg["rotary_dim"] if rope else 0
     D = max(rd, 1) + (0 if rope and chance(rng, 0.5) else extent(rng, 0, 40))
     if not rope and chance(rng, 0.3):
         D = pick(rng, (64, 128))
     Dv = D if chance(rng, 0.6) else extent(rng, 1, 96)
-    Sq, Sk = shrink((Sq, Sk), B * Hq * max(D, Dv, 1), MAX_ELEMENTS)
+    if long_keys:
+        D, Dv = max(rd, min(D, max_dim)), min(Dv, max_dim)
+    else:
+        Sq, Sk = shrink((Sq, Sk), B * Hq * max(D, Dv, 1), MAX_ELEMENTS)
     causal = chance(rng, 0.5)
     align = pick(rng, ("bottom_right", "top_left"))
 
@@ -621,6 +678,8 @@ def gen_attention(case, rng):
                                 k_positions=kp if explicit else None)
     case.tol = attention_tol(case.expect, q, k, v, qp, kp, scale, inv64, af, layout, rd,
                              slopes, form, align, Sq, Sk, elem, angle_err)
+    if G * Sq <= DECODE_ROWS and Sk > DECODE_CHUNK:
+        desc.append("(split keys)")
     case.desc = (f"attention {elem} B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} Sk={Sk} D={D} Dv={Dv} "
                  f"causal={causal} {align} " + " ".join(desc))
 
@@ -664,7 +723,14 @@ def op_of(index):
 
 def make_case(seed, index):
     case = Case(index=index, op=op_of(index))
-    GENERATORS[case.op](case, np.random.default_rng([seed, index, 0]))
+    rng = np.random.default_rng([seed, index, 0])
+    if case.op == "attention":
+        # Long keys are decided by a stream of their own, so that the other
+        # attention cases stay what they were before long keys were drawn
+        # (stream 6: every replay that docs/testing.md cites keeps its case).
+        gen_attention(case, rng, np.random.default_rng([seed, index, 6]))
+    else:
+        GENERATORS[case.op](case, rng)
     return case
 
 
@@ -681,14 +747,36 @@ class Options:
     nontemporal: bool
     min_bytes: Optional[int]    # nontemporal-min-bytes; None: the pipeline's 8 MiB
     threads: int
+    approximate_exp: bool = True
+    flash_attention: bool = True
+    query_tile: int = 64        # attention-query-tile (flash-attention only)
+    key_tile: int = 64          # attention-key-tile (flash-attention only)
+    prerotate_keys: bool = False
 
     def pipeline(self):
         b = lambda v: "true" if v else "false"
         min_bytes = "" if self.min_bytes is None else f" nontemporal-min-bytes={self.min_bytes}"
+        attention = f" flash-attention={b(self.flash_attention)}"
+        if self.flash_attention:
+            attention += (f" attention-query-tile={self.query_tile} "
+                          f"attention-key-tile={self.key_tile} "
+                          f"attention-prerotate-keys={b(self.prerotate_keys)}")
         return (f"posenc-cpu-pipeline{{vector-width={self.vector_width} "
                 f"block-elements={self.block_elements} openmp={b(self.openmp)} "
                 f"approximate-trig={b(self.approximate_trig)} "
-                f"nontemporal-stores={b(self.nontemporal)}{min_bytes}}}")
+                f"approximate-exp={b(self.approximate_exp)} "
+                f"nontemporal-stores={b(self.nontemporal)}{min_bytes}{attention}}}")
+
+    def attention_options(self):
+        """The attention options of the group, as counted in the summary."""
+        b = lambda v: "true" if v else "false"
+        options = [f"approximate-exp={b(self.approximate_exp)}",
+                   f"flash-attention={b(self.flash_attention)}"]
+        if self.flash_attention:
+            options += [f"attention-query-tile={self.query_tile}",
+                        f"attention-key-tile={self.key_tile}",
+                        f"attention-prerotate-keys={b(self.prerotate_keys)}"]
+        return options
 
     def describe(self):
         return f"pipeline={self.pipeline()} threads={self.threads}"
@@ -703,10 +791,22 @@ def cycled(seed, group, option, values):
     return values[int(order[group % n])]
 
 
+def flash_groups_before(seed, group):
+    """How many groups before `group` use flash-attention: the tile options
+    cycle over those groups only, so that every tile value runs fused within
+    len(values) consecutive flash-attention groups."""
+    n = len(FLASH_ATTENTION)
+    start = group - group % n
+    return ((start // n) * FLASH_ATTENTION.count(True) +
+            sum(cycled(seed, g, 7, FLASH_ATTENTION) for g in range(start, group)))
+
+
 def draw_options(seed, group, widths=VECTOR_WIDTHS):
     rng = np.random.default_rng([seed, group, 1])
     block = cycled(seed, group, 1, ("tiny", "small", "default"))
     streaming = cycled(seed, group, 2, ("off", "default", "min-bytes"))
+    flash = cycled(seed, group, 7, FLASH_ATTENTION)
+    fused = flash_groups_before(seed, group)
     return Options(
         vector_width=cycled(seed, group, 0, widths),
         block_elements={"tiny": round(math.exp(rng.uniform(math.log(8), math.log(64)))),
@@ -716,7 +816,12 @@ def draw_options(seed, group, widths=VECTOR_WIDTHS):
         approximate_trig=cycled(seed, group, 4, (True, False)),
         nontemporal=streaming != "off",
         min_bytes=pick(rng, MIN_BYTES) if streaming == "min-bytes" else None,
-        threads=cycled(seed, group, 5, (1, 2)))
+        threads=cycled(seed, group, 5, (1, 2)),
+        approximate_exp=cycled(seed, group, 6, (True, False)),
+        flash_attention=flash,
+        query_tile=cycled(seed, fused, 8, ATTENTION_QUERY_TILES) if flash else 64,
+        key_tile=cycled(seed, fused, 9, ATTENTION_KEY_TILES) if flash else 64,
+        prerotate_keys=cycled(seed, fused, 10, (True, False)) if flash else False)
 
 
 # ----------------------------------------------------------------------------
@@ -774,7 +879,8 @@ class Stats:
                        f"approximate-trig={str(opts.approximate_trig).lower()}",
                        "nontemporal-stores=" + (("true+min-bytes" if opts.min_bytes else "true")
                                                 if opts.nontemporal else "false"),
-                       f"threads={opts.threads}"):
+                       f"threads={opts.threads}",
+                       *(opts.attention_options() if case.op == "attention" else ())):
             self.options[option] = self.options.get(option, 0) + 1
 
 

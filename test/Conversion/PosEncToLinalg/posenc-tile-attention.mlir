@@ -1,0 +1,222 @@
+// RUN: posenc-opt %s --split-input-file --posenc-tile-attention="query-tile=64 key-tile=64" | FileCheck %s
+// RUN: posenc-opt %s --split-input-file --posenc-tile-attention="query-tile=64 key-tile=64" | FileCheck %s --check-prefix=NOFULL
+// RUN: posenc-opt %s --split-input-file --posenc-tile-attention="query-tile=64 key-tile=64 prerotate-keys=true" | FileCheck %s --check-prefix=PREROT
+// RUN: not posenc-opt %s --pass-pipeline="builtin.module(posenc-tile-attention{query-tile=0})" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: not posenc-opt %s --pass-pipeline="builtin.module(func.func(posenc-tile-attention{key-tile=-3}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: not posenc-opt %s --pass-pipeline="builtin.module(posenc-tile-attention{decode-chunk=0})" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: not posenc-opt %s --pass-pipeline="builtin.module(posenc-tile-attention{decode-rows=-1})" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPT
+
+// posenc-tile-attention: posenc.attention -> one flash-attention loop nest on
+// tensors. Only the structure of the IR is checked here; the numerics are
+// checked by execution (test/Differential draws the tile sizes).
+
+// Bad options: one error, and the pass fails.
+// BADOPT: error: posenc-tile-attention: query-tile, key-tile and decode-chunk must be positive, decode-rows non-negative
+
+// NOFULL (every function, from its label to the next): no tensor with both
+// sequence extents (the scores are [G, query tile, key tile]) and no
+// posenc.rotary of a whole Q or K (only of tiles).
+// NOFULL-LABEL: func.func @causal_gqa_rope
+// NOFULL-NOT: x256x256x
+// NOFULL-NOT: posenc.rotary {{.*}}: tensor<1x8x256x64xf32>
+// NOFULL-NOT: posenc.rotary {{.*}}: tensor<1x2x256x64xf32>
+// NOFULL-LABEL: func.func @decode_split_keys
+// NOFULL-NOT: x1x4096x
+// NOFULL-NOT: posenc.rotary {{.*}}: tensor<1x8x1x64xf32>
+// NOFULL-NOT: posenc.rotary {{.*}}: tensor<1x2x4096x64xf32>
+// NOFULL-LABEL: func.func @non_causal
+// NOFULL-NOT: x256x256x
+// NOFULL-LABEL: func.func @q_positions
+// NOFULL-NOT: x256x256x
+// NOFULL-NOT: posenc.rotary {{.*}}: tensor<1x8x256x64xf32>
+// NOFULL-NOT: posenc.rotary {{.*}}: tensor<1x2x256x64xf32>
+// NOFULL-LABEL: func.func @dynamic_lengths
+// NOFULL-NOT: tensor<1x{{[^>]*}}x?x?x
+// NOFULL-NOT: posenc.rotary {{.*}}: tensor<1x8x?x64xf32>
+// NOFULL-NOT: posenc.rotary {{.*}}: tensor<1x2x?x64xf32>
+// NOFULL-NOT: posenc.attention
+
+// Causal GQA prefill with RoPE: Hq = 8, Hkv = 2 (G = 4), S = 256, D = 64.
+// - scf.forall over (batch, kv head, query tile, key chunk): 1 x 2 x 4 x 1;
+// - Q is rotated once per [1, G, 64, 64] block, outside the key loop, at the
+//   block's positions;
+// - the key loop runs from 0 to min(Sk, last query position + 1): tiles above
+//   the diagonal are not visited; the online-softmax state (running max, sum
+//   and accumulator) is its three iter_args, updated in place;
+// - each [1, 1, 64, 64] key tile is rotated at its positions inside the loop
+//   and packed as [D, keys] (linalg.transpose) for the [G, 64, 64] scores;
+// - the causal mask comes from indices; the normalized block is inserted
+//   into [B, Hkv, G, Sq, Dv], collapsed to [B, Hq, Sq, Dv].
+// CHECK-LABEL: func.func @causal_gqa_rope
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<1x8x256x64xf32>, %[[K:[^:]+]]: tensor<1x2x256x64xf32>, %[[V:[^:]+]]: tensor<1x2x256x64xf32>, %[[F:[^:]+]]: tensor<32xf32>
+// CHECK-NOT: posenc.rotary
+// CHECK: %[[OUT:.+]] = scf.forall (%[[B:[^,]+]], %[[H:[^,]+]], %[[T:[^,]+]], %{{[^)]+}}) in (1, 2, %{{[^,]+}}, 1) shared_outs(%[[SH:[^ ]+]] = %{{[^)]+}}) -> (tensor<1x2x4x256x64xf32>)
+// CHECK: %[[QSTART:.+]] = arith.muli %[[T]], %{{.+}} : index
+// CHECK: %[[QSLICE:.+]] = tensor.extract_slice %[[Q]][%[[B]], %{{.+}}, %[[QSTART]], 0] [1, 4, 64, 64] [1, 1, 1, 1] : tensor<1x8x256x64xf32> to tensor<1x4x64x64xf32>
+// CHECK: %[[QPOS:.+]] = arith.addi %[[QSTART]], %{{.+}} : index
+// CHECK: %[[QROT:.+]] = posenc.rotary %[[QSLICE]] half_split dim 64 inv_freq(%[[F]] : tensor<32xf32>) offset(%[[QPOS]] : index) : tensor<1x4x64x64xf32>
+// CHECK: %[[QBLOCK:.+]] = tensor.collapse_shape %[[QROT]] {{\[\[}}0, 1], [2], [3]] : tensor<1x4x64x64xf32> into tensor<4x64x64xf32>
+// CHECK-NOT: posenc.rotary
+// CHECK: %[[VISIBLE:.+]] = arith.addi %[[QPOS]], %{{.+}} : index
+// CHECK: %[[END:.+]] = arith.minsi %{{.+}}, %[[VISIBLE]] : index
+// CHECK-NOT: posenc.rotary
+// CHECK: %[[STATE:.+]]:3 = scf.for %[[KS:[^ ]+]] = %{{[^ ]+}} to %[[END]] step %{{[^ ]+}} iter_args(%[[MAX:[^ ]+]] = %{{[^,]+}}, %[[SUM:[^ ]+]] = %{{[^,]+}}, %[[ACC:[^ ]+]] = %{{[^)]+}}) -> (tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64x64xf32>)
+// CHECK: %[[KSLICE:.+]] = tensor.extract_slice %[[K]][%[[B]], %[[H]], %[[KS]], 0] [1, 1, 64, 64] [1, 1, 1, 1] : tensor<1x2x256x64xf32> to tensor<1x1x64x64xf32>
+// CHECK: %[[KROT:.+]] = posenc.rotary %[[KSLICE]] half_split dim 64 inv_freq(%[[F]] : tensor<32xf32>) offset(%[[KS]] : index) : tensor<1x1x64x64xf32>
+// CHECK: tensor.extract_slice %[[V]][%[[B]], %[[H]], %[[KS]], 0] [1, 1, 64, 64]
+// CHECK: %[[KTILE:.+]] = tensor.collapse_shape %[[KROT]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x64x64xf32> into tensor<64x64xf32>
+// CHECK: %[[KT:.+]] = linalg.transpose ins(%[[KTILE]] : tensor<64x64xf32>) outs(%{{.+}} : tensor<64x64xf32>) permutation = [1, 0]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[QBLOCK]], %[[KT]] : tensor<4x64x64xf32>, tensor<64x64xf32>) outs(%{{.+}} : tensor<4x64x64xf32>)
+// CHECK: arith.cmpi sgt
+// CHECK: arith.select
+// CHECK: outs(%[[MAX]], %{{.+}} : tensor<4x64xf32>, tensor<4x64xf32>)
+// CHECK: math.exp
+// CHECK: outs(%[[SUM]] : tensor<4x64xf32>)
+// CHECK: outs(%[[ACC]] : tensor<4x64x64xf32>)
+// CHECK: scf.yield %{{.+}}, %{{.+}}, %{{.+}} : tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64x64xf32>
+// CHECK-NEXT: }
+// CHECK: %[[NORM:.+]] = linalg.generic {{.*}} ins(%[[STATE]]#2, %[[STATE]]#1 : tensor<4x64x64xf32>, tensor<4x64xf32>)
+// CHECK: arith.divf
+// CHECK: scf.forall.in_parallel
+// CHECK-NEXT: tensor.parallel_insert_slice %[[NORM]] into %[[SH]][%[[B]], %[[H]], 0, %[[QSTART]], 0] [1, 1, 4, 64, 64]
+// CHECK: %[[RES:.+]] = tensor.collapse_shape %[[OUT]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x4x256x64xf32> into tensor<1x8x256x64xf32>
+// CHECK: return %[[RES]] : tensor<1x8x256x64xf32>
+
+// prerotate-keys: K is rotated once, whole, before the forall; the key loop
+// reads tiles of the rotated K and rotates nothing; Q is still rotated per
+// block.
+// PREROT-LABEL: func.func @causal_gqa_rope
+// PREROT-SAME: %[[Q:[^:]+]]: tensor<1x8x256x64xf32>, %[[K:[^:]+]]: tensor<1x2x256x64xf32>
+// PREROT: %[[KROT:.+]] = posenc.rotary %[[K]] half_split dim 64 inv_freq(%{{.+}} : tensor<32xf32>) : tensor<1x2x256x64xf32>
+// PREROT-NOT: posenc.rotary
+// PREROT: scf.forall
+// PREROT: posenc.rotary %{{.+}} offset(%{{.+}} : index) : tensor<1x4x64x64xf32>
+// PREROT-NOT: posenc.rotary
+// PREROT: scf.for
+// PREROT-NOT: posenc.rotary
+// PREROT: tensor.extract_slice %[[KROT]][{{.+}}] [1, 1, 64, 64] [1, 1, 1, 1] : tensor<1x2x256x64xf32> to tensor<1x1x64x64xf32>
+// PREROT-NOT: posenc.rotary
+// PREROT: linalg.transpose
+// PREROT-NOT: posenc.rotary
+// PREROT: scf.yield
+// PREROT-NOT: posenc.rotary
+// PREROT: return
+func.func @causal_gqa_rope(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32>, %v: tensor<1x2x256x64xf32>, %f: tensor<32xf32>) -> tensor<1x8x256x64xf32> {
+  %o = posenc.attention %q, %k, %v causal rope(<layout = half_split, rotary_dim = 64>, %f : tensor<32xf32>) : tensor<1x8x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32> -> tensor<1x8x256x64xf32>
+  return %o : tensor<1x8x256x64xf32>
+}
+
+// -----
+
+// Decode (Sq = 1, G = 4: 4 query rows per kv head <= decode-rows 16, Sk = 4096
+// > decode-chunk 512): the forall has a key-chunk dimension; each chunk's key
+// loop runs over [512 c, min(512 c + 512, Sk)), clamped by the causal limit;
+// the partial (max, sum, accumulator) of every chunk are results of the
+// forall, combined after it by reductions over the chunk dimension.
+// CHECK-LABEL: func.func @decode_split_keys
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<1x8x1x64xf32>, %[[K:[^:]+]]: tensor<1x2x4096x64xf32>
+// CHECK: %[[R:.+]]:3 = scf.forall (%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[C:[^)]+]]) in (1, 2, %{{[^,]+}}, %{{[^)]+}}) shared_outs({{.+}}) -> (tensor<1x2x{{.+}}x4x1xf32>, tensor<1x2x{{.+}}x4x1xf32>, tensor<1x2x{{.+}}x4x1x64xf32>)
+// CHECK: posenc.rotary %{{.+}} : tensor<1x4x1x64xf32>
+// CHECK: %[[BEGIN:.+]] = arith.muli %[[C]], %{{.+}} : index
+// CHECK: %[[CEND:.+]] = arith.addi %[[BEGIN]], %{{.+}} : index
+// CHECK: %[[LIMIT:.+]] = arith.minsi %[[CEND]], %{{.+}} : index
+// CHECK: %[[END:.+]] = arith.minsi %[[LIMIT]], %{{.+}} : index
+// CHECK: %{{.+}}:3 = scf.for %{{[^ ]+}} = %[[BEGIN]] to %[[END]] step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x1xf32>, tensor<4x1xf32>, tensor<4x1x64xf32>)
+// CHECK: posenc.rotary %{{.+}} : tensor<1x1x64x64xf32>
+// CHECK: linalg.transpose
+// CHECK: scf.yield
+// CHECK: scf.forall.in_parallel
+// CHECK-NEXT: tensor.parallel_insert_slice
+// CHECK-NEXT: tensor.parallel_insert_slice
+// CHECK-NEXT: tensor.parallel_insert_slice
+// CHECK: %[[M:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[R]]#0 : tensor<1x2x{{.+}}x4x1xf32>) outs(%{{.+}} : tensor<1x2x4x1xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[L:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[R]]#1, %[[R]]#0, %[[M]] :
+// CHECK: math.exp
+// CHECK: %[[A:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[R]]#2, %[[R]]#0, %[[M]] :
+// CHECK: %[[O:.+]] = linalg.generic {{.*}} ins(%[[A]], %[[L]] : tensor<1x2x4x1x64xf32>, tensor<1x2x4x1xf32>)
+// CHECK: arith.divf
+// CHECK: %[[RES:.+]] = tensor.collapse_shape %[[O]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x4x1x64xf32> into tensor<1x8x1x64xf32>
+// CHECK: return %[[RES]]
+func.func @decode_split_keys(%q: tensor<1x8x1x64xf32>, %k: tensor<1x2x4096x64xf32>, %v: tensor<1x2x4096x64xf32>, %f: tensor<32xf32>) -> tensor<1x8x1x64xf32> {
+  %o = posenc.attention %q, %k, %v causal rope(<layout = half_split, rotary_dim = 64>, %f : tensor<32xf32>) : tensor<1x8x1x64xf32>, tensor<1x2x4096x64xf32>, tensor<1x2x4096x64xf32> -> tensor<1x8x1x64xf32>
+  return %o : tensor<1x8x1x64xf32>
+}
+
+// -----
+
+// Not causal: every key tile is visited (no clamp of the loop bound), no mask.
+// CHECK-LABEL: func.func @non_causal
+// CHECK-NOT: arith.minsi
+// CHECK: scf.forall
+// CHECK-NOT: arith.minsi
+// CHECK: scf.for %{{[^ ]+}} = %{{[^ ]+}} to %{{[^ ]+}} step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64x64xf32>)
+// CHECK-NOT: arith.cmpi
+// CHECK-NOT: arith.minsi
+// CHECK: scf.yield
+// CHECK-NOT: arith.minsi
+// CHECK: return
+func.func @non_causal(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32>, %v: tensor<1x2x256x64xf32>) -> tensor<1x8x256x64xf32> {
+  %o = posenc.attention %q, %k, %v : tensor<1x8x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32> -> tensor<1x8x256x64xf32>
+  return %o : tensor<1x8x256x64xf32>
+}
+
+// -----
+
+// Causal with explicit query positions (arbitrary, not ordered): no tile can
+// be skipped, the loop bound is not clamped; the mask compares the sliced
+// positions with the key index; Q is rotated at its sliced positions.
+// CHECK-LABEL: func.func @q_positions
+// CHECK-SAME: %[[P:[^:]+]]: tensor<256xi64>
+// CHECK-NOT: arith.minsi
+// CHECK: scf.forall
+// CHECK: %[[QP:.+]] = tensor.extract_slice %[[P]][%{{.+}}] [64] [1] : tensor<256xi64> to tensor<64xi64>
+// CHECK: posenc.rotary %{{.+}} positions(%[[QP]] : tensor<64xi64>) : tensor<1x4x64x64xf32>
+// CHECK-NOT: arith.minsi
+// CHECK: scf.for %{{[^ ]+}} = %{{[^ ]+}} to %{{[^ ]+}} step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64x64xf32>)
+// CHECK: posenc.rotary %{{.+}} offset(%{{.+}} : index) : tensor<1x1x64x64xf32>
+// CHECK: linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<4x64x64xf32>, tensor<64xi64>)
+// CHECK: arith.cmpi sgt
+// CHECK-NOT: arith.minsi
+// CHECK: scf.yield
+// CHECK-NOT: arith.minsi
+// CHECK: return
+func.func @q_positions(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32>, %v: tensor<1x2x256x64xf32>, %f: tensor<32xf32>, %p: tensor<256xi64>) -> tensor<1x8x256x64xf32> {
+  %o = posenc.attention %q, %k, %v causal rope(<layout = half_split, rotary_dim = 64>, %f : tensor<32xf32>) q_positions(%p : tensor<256xi64>) : tensor<1x8x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32> -> tensor<1x8x256x64xf32>
+  return %o : tensor<1x8x256x64xf32>
+}
+
+// -----
+
+// Dynamic Sq and Sk: ceil(Sq / 64) query tiles; the last query and key tiles
+// are smaller: their sizes are min(tile, extent - start); the causal clamp
+// still applies (bottom_right: the shift Sk - Sq).
+// CHECK-LABEL: func.func @dynamic_lengths
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<1x8x?x64xf32>, %[[K:[^:]+]]: tensor<1x2x?x64xf32>
+// CHECK-DAG: %[[SQ:.+]] = tensor.dim %[[Q]], %{{.+}} : tensor<1x8x?x64xf32>
+// CHECK-DAG: %[[SK:.+]] = tensor.dim %[[K]], %{{.+}} : tensor<1x2x?x64xf32>
+// CHECK: %[[SHIFT:.+]] = arith.subi %[[SK]], %[[SQ]] : index
+// CHECK: %[[NT:.+]] = arith.divui
+// CHECK: scf.forall (%[[B:[^,]+]], %[[H:[^,]+]], %[[T:[^,]+]], %{{[^)]+}}) in (1, 2, %[[NT]], 1) shared_outs({{.+}}) -> (tensor<1x2x4x?x64xf32>)
+// CHECK: %[[QSTART:.+]] = arith.muli %[[T]], %{{.+}} : index
+// CHECK: %[[QLEFT:.+]] = arith.subi %[[SQ]], %[[QSTART]] : index
+// CHECK: %[[QTILE:.+]] = arith.constant 64 : index
+// CHECK: %[[QROWS:.+]] = arith.minsi %[[QTILE]], %[[QLEFT]] : index
+// CHECK: tensor.extract_slice %[[Q]][%[[B]], %{{.+}}, %[[QSTART]], 0] [1, 4, %[[QROWS]], 64] [1, 1, 1, 1] : tensor<1x8x?x64xf32> to tensor<1x4x?x64xf32>
+// CHECK: %[[QPOS:.+]] = arith.addi %[[QSTART]], %[[SHIFT]] : index
+// CHECK: posenc.rotary %{{.+}} offset(%[[QPOS]] : index) : tensor<1x4x?x64xf32>
+// CHECK: %[[VISIBLE:.+]] = arith.addi %[[QPOS]], %[[QROWS]] : index
+// CHECK: %[[END:.+]] = arith.minsi %[[SK]], %[[VISIBLE]] : index
+// CHECK: scf.for %[[KS:[^ ]+]] = %{{[^ ]+}} to %[[END]] step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x?xf32>, tensor<4x?xf32>, tensor<4x?x64xf32>)
+// CHECK: %[[KLEFT:.+]] = arith.subi %[[SK]], %[[KS]] : index
+// CHECK: %[[KTILE:.+]] = arith.constant 64 : index
+// CHECK: %[[KROWS:.+]] = arith.minsi %[[KTILE]], %[[KLEFT]] : index
+// CHECK: tensor.extract_slice %[[K]][%[[B]], %[[H]], %[[KS]], 0] [1, 1, %[[KROWS]], 64] [1, 1, 1, 1] : tensor<1x2x?x64xf32> to tensor<1x1x?x64xf32>
+// CHECK: posenc.rotary %{{.+}} offset(%[[KS]] : index) : tensor<1x1x?x64xf32>
+// CHECK: linalg.transpose ins(%{{.+}} : tensor<?x64xf32>) outs(%{{.+}} : tensor<64x?xf32>)
+// CHECK: scf.yield
+// CHECK: tensor.collapse_shape %{{.+}} {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x4x?x64xf32> into tensor<1x8x?x64xf32>
+func.func @dynamic_lengths(%q: tensor<1x8x?x64xf32>, %k: tensor<1x2x?x64xf32>, %v: tensor<1x2x?x64xf32>, %f: tensor<32xf32>) -> tensor<1x8x?x64xf32> {
+  %o = posenc.attention %q, %k, %v causal rope(<layout = half_split, rotary_dim = 64>, %f : tensor<32xf32>) : tensor<1x8x?x64xf32>, tensor<1x2x?x64xf32>, tensor<1x2x?x64xf32> -> tensor<1x8x?x64xf32>
+  return %o : tensor<1x8x?x64xf32>
+}
