@@ -46,7 +46,7 @@
 // FLASH-NOT: = posenc.
 // FLASH: %[[OUT:.+]] = scf.forall ({{.+}}) in ({{.+}}) shared_outs({{.+}}) -> (tensor<1x2x2x16x8xf32>)
 // FLASH-NOT: = posenc.
-// FLASH: linalg.transpose
+// FLASH: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]}
 // FLASH: arith.cmpi sgt
 // FLASH: math.exp
 // FLASH: arith.divf

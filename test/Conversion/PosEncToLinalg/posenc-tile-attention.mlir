@@ -44,9 +44,10 @@
 //   the diagonal are not visited; the online-softmax state (running max, sum
 //   and accumulator) is its three iter_args, updated in place;
 // - each [1, 1, 64, 64] key tile is rotated at its positions inside the loop
-//   and packed as [D, keys] (linalg.transpose) for the [G, 64, 64] scores;
+//   and packed as [D, keys] (a transposing generic, widened to f32) for the [G, 64, 64] scores;
 // - the causal mask comes from indices; the normalized block is inserted
 //   into [B, Hkv, G, Sq, Dv], collapsed to [B, Hq, Sq, Dv].
+// CHECK: #[[$TRANSPOSED:.+]] = affine_map<(d0, d1) -> (d1, d0)>
 // CHECK-LABEL: func.func @causal_gqa_rope
 // CHECK-SAME: %[[Q:[^:]+]]: tensor<1x8x256x64xf32>, %[[K:[^:]+]]: tensor<1x2x256x64xf32>, %[[V:[^:]+]]: tensor<1x2x256x64xf32>, %[[F:[^:]+]]: tensor<32xf32>
 // CHECK-NOT: posenc.rotary
@@ -65,7 +66,9 @@
 // CHECK: %[[KROT:.+]] = posenc.rotary %[[KSLICE]] half_split dim 64 inv_freq(%[[F]] : tensor<32xf32>) offset(%[[KS]] : index) : tensor<1x1x64x64xf32>
 // CHECK: tensor.extract_slice %[[V]][%[[B]], %[[H]], %[[KS]], 0] [1, 1, 64, 64]
 // CHECK: %[[KTILE:.+]] = tensor.collapse_shape %[[KROT]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x64x64xf32> into tensor<64x64xf32>
-// CHECK: %[[KT:.+]] = linalg.transpose ins(%[[KTILE]] : tensor<64x64xf32>) outs(%{{.+}} : tensor<64x64xf32>) permutation = [1, 0]
+// The K tile packed transposed ([D, n], f32): a 2-D generic whose input map
+// is (d0, d1) -> (d1, d0).
+// CHECK: %[[KT:.+]] = linalg.generic {indexing_maps = [#[[$TRANSPOSED]], #{{.+}}], iterator_types = ["parallel", "parallel"]} ins(%[[KTILE]] : tensor<64x64xf32>) outs(%{{.+}} : tensor<64x64xf32>)
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[QBLOCK]], %[[KT]] : tensor<4x64x64xf32>, tensor<64x64xf32>) outs(%{{.+}} : tensor<4x64x64xf32>)
 // CHECK: arith.cmpi sgt
 // CHECK: arith.select
@@ -96,7 +99,7 @@
 // PREROT-NOT: posenc.rotary
 // PREROT: tensor.extract_slice %[[KROT]][{{.+}}] [1, 1, 64, 64] [1, 1, 1, 1] : tensor<1x2x256x64xf32> to tensor<1x1x64x64xf32>
 // PREROT-NOT: posenc.rotary
-// PREROT: linalg.transpose
+// PREROT: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<64x64xf32>)
 // PREROT-NOT: posenc.rotary
 // PREROT: scf.yield
 // PREROT-NOT: posenc.rotary
@@ -123,7 +126,7 @@ func.func @causal_gqa_rope(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32
 // CHECK: %[[END:.+]] = arith.minsi %[[LIMIT]], %{{.+}} : index
 // CHECK: %{{.+}}:3 = scf.for %{{[^ ]+}} = %[[BEGIN]] to %[[END]] step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x1xf32>, tensor<4x1xf32>, tensor<4x1x64xf32>)
 // CHECK: posenc.rotary %{{.+}} : tensor<1x1x64x64xf32>
-// CHECK: linalg.transpose
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<64x64xf32>) outs(%{{.+}} : tensor<64x64xf32>)
 // CHECK: scf.yield
 // CHECK: scf.forall.in_parallel
 // CHECK-NEXT: tensor.parallel_insert_slice
@@ -133,7 +136,7 @@ func.func @causal_gqa_rope(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32
 // CHECK: arith.maximumf
 // CHECK: %[[L:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[R]]#1, %[[R]]#0, %[[M]] :
 // CHECK: math.exp
-// CHECK: %[[A:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[R]]#2, %[[R]]#0, %[[M]] :
+// CHECK: %[[A:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "parallel"]} ins(%[[R]]#2, %[[R]]#0, %[[M]] :
 // CHECK: %[[O:.+]] = linalg.generic {{.*}} ins(%[[A]], %[[L]] : tensor<1x2x4x1x64xf32>, tensor<1x2x4x1xf32>)
 // CHECK: arith.divf
 // CHECK: %[[RES:.+]] = tensor.collapse_shape %[[O]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x4x1x64xf32> into tensor<1x8x1x64xf32>
@@ -213,7 +216,7 @@ func.func @q_positions(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32>, %
 // CHECK: %[[KROWS:.+]] = arith.minsi %[[KTILE]], %[[KLEFT]] : index
 // CHECK: tensor.extract_slice %[[K]][%[[B]], %[[H]], %[[KS]], 0] [1, 1, %[[KROWS]], 64] [1, 1, 1, 1] : tensor<1x2x?x64xf32> to tensor<1x1x?x64xf32>
 // CHECK: posenc.rotary %{{.+}} offset(%[[KS]] : index) : tensor<1x1x?x64xf32>
-// CHECK: linalg.transpose ins(%{{.+}} : tensor<?x64xf32>) outs(%{{.+}} : tensor<64x?xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<?x64xf32>) outs(%{{.+}} : tensor<64x?xf32>)
 // CHECK: scf.yield
 // CHECK: tensor.collapse_shape %{{.+}} {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x4x?x64xf32> into tensor<1x8x?x64xf32>
 func.func @dynamic_lengths(%q: tensor<1x8x?x64xf32>, %k: tensor<1x2x?x64xf32>, %v: tensor<1x2x?x64xf32>, %f: tensor<32xf32>) -> tensor<1x8x?x64xf32> {
