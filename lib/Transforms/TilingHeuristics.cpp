@@ -38,6 +38,15 @@ constexpr int64_t kContractionRows = 8;
 /// rows x steps, not with the vector size.
 constexpr int64_t kMaxContractionElements = int64_t(1) << 15;
 
+/// Whether tiles of `sizes` (0: whole) cover the static `ranges` without a
+/// partial (masked) tile.
+bool tilesExactly(ArrayRef<int64_t> ranges, ArrayRef<int64_t> sizes) {
+  for (auto [range, size] : llvm::zip_equal(ranges, sizes))
+    if (ShapedType::isDynamic(range) || (size != 0 && range % size != 0))
+      return false;
+  return true;
+}
+
 /// The innermost M dim of a contraction whose innermost parallel dim is an
 /// N dim (read by the right-hand side, where the vector lanes go), if any.
 std::optional<unsigned> getRowDim(linalg::LinalgOp op) {
@@ -210,13 +219,15 @@ SmallVector<int64_t> mlir::posenc::chooseRegisterTileSizes(linalg::LinalgOp op,
   }
   // Contractions: several rows per tile, so that each right-hand-side vector
   // loaded feeds several FMAs (an outer-product micro-kernel).
-  if (std::optional<unsigned> row = getRowDim(op)) {
-    if (sizes[*row] == 1 && !semiAffine[*row]) {
-      int64_t extent = ranges[*row];
-      sizes[*row] = ShapedType::isDynamic(extent)
-                        ? kContractionRows
-                        : std::min(kContractionRows, extent);
-    }
+  // Only where every tile is full: a masked tile's broadcasting operand
+  // reads stay whole-iteration-space vectors (8 x 16 x 128 lanes), which
+  // LLVM took minutes to compile.
+  std::optional<unsigned> row = getRowDim(op);
+  if (row && sizes[*row] == 1 && !semiAffine[*row]) {
+    int64_t rows = std::min(kContractionRows, ranges[*row]);
+    sizes[*row] = rows;
+    if (!tilesExactly(ranges, sizes))
+      sizes[*row] = 1;
   }
   return sizes;
 }
@@ -229,7 +240,9 @@ mlir::posenc::chooseVectorSizes(linalg::LinalgOp tiled,
   SmallVector<int64_t> sizes;
   int64_t elements = 1, steps = 1;
   const int64_t maxElements =
-      getRowDim(tiled) ? kMaxContractionElements : kMaxVectorElements;
+      getRowDim(tiled) && tilesExactly(ranges, tileSizes)
+          ? kMaxContractionElements
+          : kMaxVectorElements;
   for (auto [range, tile, iterator] :
        llvm::zip_equal(ranges, tileSizes, iterators)) {
     int64_t size = tile != 0 ? tile : range;
