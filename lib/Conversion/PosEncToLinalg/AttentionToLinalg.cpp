@@ -238,18 +238,8 @@ Value emitSoftmax(OpBuilder &b, Location loc, Value logits,
 /// as [B, Hq, Sq, Dv].
 Value emitMergedOutput(OpBuilder &b, Location loc, Value acc, Type elementType,
                        const GroupedShapes &shapes) {
-  Value init = emptyLike(b, loc, shapes.out, elementType);
-  Value out =
-      linalg::GenericOp::create(
-          b, loc, TypeRange{init.getType()}, ValueRange{acc}, ValueRange{init},
-          ArrayRef<AffineMap>{b.getMultiDimIdentityMap(5),
-                              b.getMultiDimIdentityMap(5)},
-          parallelIterators(5),
-          [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            linalg::YieldOp::create(nb, nloc,
-                                    castFloat(nb, nloc, args[0], elementType));
-          })
-          .getResult(0);
+  Value out = emitConverted(b, loc, acc, b.getMultiDimIdentityMap(5),
+                            shapes.out, elementType);
   return tensor::CollapseShapeOp::create(
       b, loc, out, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
 }

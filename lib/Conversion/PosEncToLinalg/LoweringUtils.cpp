@@ -167,3 +167,20 @@ AffineMap mlir::posenc::mapOf(MLIRContext *ctx, unsigned numDims,
                               ArrayRef<unsigned> dims) {
   return AffineMap::getMultiDimMapWithTargets(numDims, dims, ctx);
 }
+
+Value mlir::posenc::emitConverted(OpBuilder &b, Location loc, Value x,
+                                  AffineMap inputMap,
+                                  ArrayRef<OpFoldResult> sizes,
+                                  Type elementType) {
+  Value init = emptyLike(b, loc, sizes, elementType);
+  unsigned rank = sizes.size();
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{x}, ValueRange{init},
+             ArrayRef<AffineMap>{inputMap, b.getMultiDimIdentityMap(rank)},
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nloc, castFloat(nb, nloc, args[0], elementType));
+             })
+      .getResult(0);
+}

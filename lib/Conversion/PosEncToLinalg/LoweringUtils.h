@@ -38,6 +38,12 @@ Value filled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
 Value f32Const(OpBuilder &b, Location loc, float v);
 Value f32NegInf(OpBuilder &b, Location loc);
 
+/// A new tensor of `sizes` whose entries are `x` read through `inputMap`
+/// (over the new tensor's dims) and converted to `elementType`: a cast, or a
+/// transpose when `inputMap` permutes.
+Value emitConverted(OpBuilder &b, Location loc, Value x, AffineMap inputMap,
+                    ArrayRef<OpFoldResult> sizes, Type elementType);
+
 /// Indexing map over `numDims` loops selecting `dims`.
 AffineMap mapOf(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims);
 

@@ -200,43 +200,18 @@ void emitMulAdd(OpBuilder &b, Location loc, ValueRange args) {
 /// G * Tq query rows.
 Value emitPackedKeys(OpBuilder &b, Location loc, Value keys) {
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, keys);
-  Type f32 = b.getF32Type();
-  return linalg::GenericOp::create(
-             b, loc,
-             TypeRange{
-                 RankedTensorType::get(staticShape({sizes[1], sizes[0]}), f32)},
-             ValueRange{keys},
-             ValueRange{emptyLike(b, loc, {sizes[1], sizes[0]}, f32)},
-             ArrayRef<AffineMap>{mapOf(b.getContext(), 2, {1, 0}),
-                                 b.getMultiDimIdentityMap(2)},
-             parallelIterators(2),
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               linalg::YieldOp::create(nb, nloc,
-                                       castFloat(nb, nloc, args[0], f32));
-             })
-      .getResult(0);
+  return emitConverted(b, loc, keys, mapOf(b.getContext(), 2, {1, 0}),
+                       {sizes[1], sizes[0]}, b.getF32Type());
 }
 
 /// `x` converted to f32 (itself when it is f32): 16-bit operands of the
 /// contractions are widened once per block, not once per use.
 Value emitWidened(OpBuilder &b, Location loc, Value x) {
   auto type = cast<RankedTensorType>(x.getType());
-  Type f32 = b.getF32Type();
-  if (type.getElementType() == f32)
+  if (type.getElementType().isF32())
     return x;
-  unsigned rank = type.getRank();
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{type.clone(f32)}, ValueRange{x},
-             ValueRange{
-                 emptyLike(b, loc, tensor::getMixedSizes(b, loc, x), f32)},
-             ArrayRef<AffineMap>{b.getMultiDimIdentityMap(rank),
-                                 b.getMultiDimIdentityMap(rank)},
-             parallelIterators(rank),
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               linalg::YieldOp::create(nb, nloc,
-                                       castFloat(nb, nloc, args[0], f32));
-             })
-      .getResult(0);
+  return emitConverted(b, loc, x, b.getMultiDimIdentityMap(type.getRank()),
+                       tensor::getMixedSizes(b, loc, x), b.getF32Type());
 }
 
 /// scores[g, i, n] = sum_r q[g, i, r] * kt[r, n] (loops g, i, n, r).
