@@ -70,15 +70,6 @@ Value splitSlopes(OpBuilder &b, Location loc, Value slopes, int64_t kvHeads,
       {{0, 1}});
 }
 
-/// `acc + f32(lhs) * f32(rhs)`: the body of both contractions.
-void emitMulAdd(OpBuilder &b, Location loc, ValueRange args) {
-  Type f32 = b.getF32Type();
-  Value product = arith::MulFOp::create(b, loc, castFloat(b, loc, args[0], f32),
-                                        castFloat(b, loc, args[1], f32));
-  linalg::YieldOp::create(
-      b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2], product)});
-}
-
 /// f32 contraction over the last of six loops (b, h, g, i, x, r):
 /// `out[lhsDims..] += lhs[..] * rhs[..]`, initialized with zeros.
 Value emitContraction(OpBuilder &b, Location loc, Value lhs,

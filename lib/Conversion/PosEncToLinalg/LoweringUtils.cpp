@@ -184,3 +184,11 @@ Value mlir::posenc::emitConverted(OpBuilder &b, Location loc, Value x,
              })
       .getResult(0);
 }
+
+void mlir::posenc::emitMulAdd(OpBuilder &b, Location loc, ValueRange args) {
+  Type f32 = b.getF32Type();
+  Value product = arith::MulFOp::create(b, loc, castFloat(b, loc, args[0], f32),
+                                        castFloat(b, loc, args[1], f32));
+  linalg::YieldOp::create(
+      b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2], product)});
+}

@@ -44,6 +44,10 @@ Value f32NegInf(OpBuilder &b, Location loc);
 Value emitConverted(OpBuilder &b, Location loc, Value x, AffineMap inputMap,
                     ArrayRef<OpFoldResult> sizes, Type elementType);
 
+/// Body of an f32 contraction generic: yields `acc + f32(lhs) * f32(rhs)`
+/// for block arguments (lhs, rhs, acc).
+void emitMulAdd(OpBuilder &b, Location loc, ValueRange args);
+
 /// Indexing map over `numDims` loops selecting `dims`.
 AffineMap mapOf(MLIRContext *ctx, unsigned numDims, ArrayRef<unsigned> dims);
 

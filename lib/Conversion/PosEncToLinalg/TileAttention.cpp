@@ -185,15 +185,6 @@ Value dropBatch(OpBuilder &b, Location loc, Value tile) {
       b, loc, tile, ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
 }
 
-/// `acc + f32(lhs) * f32(rhs)`.
-void emitMulAdd(OpBuilder &b, Location loc, ValueRange args) {
-  Type f32 = b.getF32Type();
-  Value product = arith::MulFOp::create(b, loc, castFloat(b, loc, args[0], f32),
-                                        castFloat(b, loc, args[1], f32));
-  linalg::YieldOp::create(
-      b, loc, ValueRange{arith::AddFOp::create(b, loc, args[2], product)});
-}
-
 /// The key tile [n, D] transposed to [D, n] and converted to f32: the
 /// right-hand side of QK^T with the keys contiguous, so that a register tile
 /// reads a row of keys per step. Packed once per key tile, read by the
