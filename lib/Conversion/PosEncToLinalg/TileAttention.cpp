@@ -118,36 +118,25 @@ struct SoftmaxState {
 };
 
 /// Positions `[S]` or `[B, S]` sliced to the `rows` tokens from `start` of
-/// batch `batch`, as a 1-D tensor.
+/// batch `batch`: `[rows]`, or `[1, rows]` from `[B, S]` with `keepBatch`
+/// (the positions of a [1, H, rows, D] tile for posenc.rotary).
 Value slicePositions(OpBuilder &b, Location loc, Value positions, Value batch,
-                     Value start, OpFoldResult rows) {
+                     Value start, OpFoldResult rows, bool keepBatch = false) {
   auto type = cast<RankedTensorType>(positions.getType());
-  auto sliceType =
-      RankedTensorType::get(staticShape({rows}), type.getElementType());
+  int64_t staticRows = staticShape({rows})[0];
+  OpFoldResult one = b.getIndexAttr(1);
   if (type.getRank() == 1)
     return tensor::ExtractSliceOp::create(
-        b, loc, sliceType, positions, ArrayRef<OpFoldResult>{start},
-        ArrayRef<OpFoldResult>{rows},
-        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+        b, loc, RankedTensorType::get({staticRows}, type.getElementType()),
+        positions, ArrayRef<OpFoldResult>{start}, ArrayRef<OpFoldResult>{rows},
+        ArrayRef<OpFoldResult>{one});
+  SmallVector<int64_t> shape{staticRows};
+  if (keepBatch)
+    shape.insert(shape.begin(), 1);
   return tensor::ExtractSliceOp::create(
-      b, loc, sliceType, positions, ArrayRef<OpFoldResult>{batch, start},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), rows},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
-}
-
-/// Positions of a [1, H, rows, D] tile for posenc.rotary: `[rows]` or
-/// `[1, rows]` as the op's positions are `[S]` or `[B, S]`.
-Value rotaryPositions(OpBuilder &b, Location loc, Value positions, Value batch,
-                      Value start, OpFoldResult rows) {
-  auto type = cast<RankedTensorType>(positions.getType());
-  if (type.getRank() == 1)
-    return slicePositions(b, loc, positions, batch, start, rows);
-  auto sliceType =
-      RankedTensorType::get({1, staticShape({rows})[0]}, type.getElementType());
-  return tensor::ExtractSliceOp::create(
-      b, loc, sliceType, positions, ArrayRef<OpFoldResult>{batch, start},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), rows},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+      b, loc, RankedTensorType::get(shape, type.getElementType()), positions,
+      ArrayRef<OpFoldResult>{batch, start}, ArrayRef<OpFoldResult>{one, rows},
+      ArrayRef<OpFoldResult>{one, one});
 }
 
 /// `x[batch, head0 : head0 + heads, start : start + rows, :]` as
@@ -382,8 +371,9 @@ SoftmaxState emitKeyLoop(OpBuilder &b, Location loc, const Problem &p,
                                  start, rows);
         if (p.rotateKeysInKernel) {
           Value positions = kPositionsAll
-                                ? rotaryPositions(nb, nloc, kPositionsAll,
-                                                  block.batch, start, rows)
+                                ? slicePositions(nb, nloc, kPositionsAll,
+                                                 block.batch, start, rows,
+                                                 /*keepBatch=*/true)
                                 : Value();
           kTile = rotateTile(nb, nloc, p, kTile, positions, start);
         }
@@ -600,8 +590,6 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
   TileExtent queryTile = chooseExtent(sq, options.queryTile);
   TileExtent keyTile =
       chooseExtent(sk, std::min(options.keyTile, chunk), splitKeys ? chunk : 0);
-  if (splitKeys && chunk % keyTile.tile != 0)
-    keyTile.full = false;
 
   OpFoldResult one = rewriter.getIndexAttr(1), zero = rewriter.getIndexAttr(0);
   OpFoldResult hkv = rewriter.getIndexAttr(p.kvHeads);
@@ -656,8 +644,9 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
                  : block.start;
     if (rope) {
       Value positions =
-          qPositionsAll ? rotaryPositions(rewriter, loc, qPositionsAll,
-                                          block.batch, block.start, block.rows)
+          qPositionsAll ? slicePositions(rewriter, loc, qPositionsAll,
+                                         block.batch, block.start, block.rows,
+                                         /*keepBatch=*/true)
                         : Value();
       qTile = rotateTile(rewriter, loc, p, qTile, positions, block.qOffset);
     }
