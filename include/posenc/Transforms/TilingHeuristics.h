@@ -51,13 +51,19 @@ SmallVector<int64_t> chooseBlockSizes(linalg::LinalgOp op,
 /// Register tile sizes of `op`: the `width` vector lanes go to the innermost
 /// parallel dims (innermost first, each up to its static extent, e.g. 8 x 2
 /// for an interleaved [..., pairs, 2] view, never across a semi-affine dim),
-/// 1 on the other parallel dims, 0 (untiled) on reductions.
+/// 1 on the other parallel dims, 0 (untiled) on reductions. Two refinements:
+/// a transpose (one input read through a permutation) also gives `width` to
+/// the input's innermost dim (a lanes x lanes tile); a contraction whose
+/// lanes are on an N dim gets 8 rows of its innermost M dim with more than
+/// one row, when every tile is then full (no masks).
 SmallVector<int64_t> chooseRegisterTileSizes(linalg::LinalgOp op,
                                              int64_t width);
 
 /// Vector sizes of a register tile: the tile sizes, and the full (static)
 /// extent of untiled dims. Empty (stay scalar) when a reduction extent is
-/// dynamic or zero, or the vector would be too large to compile quickly.
+/// dynamic or zero, or the vector would be too large to compile quickly
+/// (2^12 elements; 2^15 for full contraction tiles, which lower to outer
+/// products).
 SmallVector<int64_t> chooseVectorSizes(linalg::LinalgOp tile,
                                        ArrayRef<int64_t> tileSizes);
 
