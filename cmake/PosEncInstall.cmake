@@ -20,6 +20,7 @@ set(POSENC_EXPORTED_LIBRARIES
   PosEncIR
   PosEncCodegen
   PosEncToLinalg
+  PosEncRaising
   PosEncTransforms
   PosEncPipelines
   PosEncRegistration

@@ -6,6 +6,7 @@
 #include "posenc/IR/PosEncDialect.h"
 #include "posenc/Pipelines/CPUPipeline.h"
 #include "posenc/Pipelines/LinalgPipeline.h"
+#include "posenc/Raising/Passes.h"
 #include "posenc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,6 +28,7 @@ void mlir::posenc::registerPosEncPasses() {
   static const bool registered = [] {
     registerPosEncConversionPasses();
     registerPosEncTransformsPasses();
+    registerPosEncRaisingPasses();
     registerCPUPipeline();
     registerPosEncToLinalgPipeline();
     return true;

@@ -1,0 +1,104 @@
+//===- Match.h - matchers over importer-style linalg IR ---------*- C++ -*-===//
+//
+// Importers emit one all-parallel linalg.generic per elementwise operation,
+// with broadcasts in the indexing maps and unit dimensions added and removed
+// by reshapes. These helpers let a raising pattern read such IR as the
+// expression it computes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POSENC_RAISING_MATCH_H
+#define POSENC_RAISING_MATCH_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Value.h"
+
+#include <optional>
+
+namespace mlir {
+namespace posenc {
+namespace raising {
+
+/// An all-parallel `linalg.generic` with one result, written through an
+/// identity map, whose body is a single operation (then `linalg.yield` of
+/// its result) on input elements and on scalars defined above.
+struct Elementwise {
+  mutable linalg::GenericOp generic;
+  Operation *body = nullptr;
+
+  unsigned getNumOperands() const { return body->getNumOperands(); }
+  /// The input tensor that body operand `i` reads, or null when operand `i`
+  /// is a scalar defined above the generic.
+  OpOperand *getInput(unsigned i) const;
+  /// The scalar body operand `i` when it is defined above the generic.
+  Value getScalar(unsigned i) const;
+  /// The indexing map of the input of body operand `i`.
+  AffineMap getMap(unsigned i) const;
+  /// True when body operand `i` reads an input of the result's shape through
+  /// the identity map (element types may differ: casts).
+  bool isIdentityInput(unsigned i) const;
+};
+
+/// `v` as an elementwise generic, if it is one.
+std::optional<Elementwise> matchElementwise(Value v);
+
+/// `v` as an elementwise generic whose body op is an `OpTy`.
+template <typename OpTy>
+std::optional<Elementwise> matchElementwise(Value v) {
+  std::optional<Elementwise> e = matchElementwise(v);
+  if (!e || !isa<OpTy>(e->body))
+    return std::nullopt;
+  return e;
+}
+
+/// Looks through `tensor.expand_shape` / `tensor.collapse_shape` that only
+/// add or remove dimensions of size 1.
+Value stripUnitReshapes(Value v);
+
+/// The static shape of `v` without its unit dimensions.
+SmallVector<int64_t> nonUnitShape(Value v);
+
+/// The value of a scalar float constant, or of a splat float tensor constant.
+std::optional<double> getConstantFloat(Value v);
+
+/// A `tensor.extract_slice` with static offsets and sizes and unit strides
+/// that only slices the last dimension: `source[..., offset:offset+size]`.
+struct LastDimSlice {
+  Value source;
+  int64_t offset;
+  int64_t size;
+};
+std::optional<LastDimSlice> matchLastDimSlice(Value v);
+
+/// `v` is a `tensor.concat` along its last dimension; returns the pieces.
+std::optional<SmallVector<Value>> matchLastDimConcat(Value v);
+
+/// True when `v` is `-x` (negf, or a multiply by the constant -1) of `x`,
+/// returned through `x`.
+bool matchNegate(Value v, Value &x);
+
+/// The non-unit results of an indexing map over the operand `operandType`:
+/// the iteration dimension each non-unit operand dimension reads, or
+/// std::nullopt if some non-unit dimension is not read through a plain
+/// iteration dimension.
+std::optional<SmallVector<unsigned>> nonUnitDims(AffineMap map,
+                                                 ShapedType operandType);
+
+/// Integer positions `0 + offset, 1 + offset, ...` along the last dimension,
+/// every other dimension of size 1: a constant or an index-based generic.
+std::optional<int64_t> matchArange(Value v);
+
+/// The elements of a statically shaped tensor that the IR computes from
+/// constants alone (constants, fills, reshapes and all-parallel generics of
+/// index and scalar arithmetic: how importers build masks and position
+/// tables), in row-major order, as doubles (integers exactly up to 2^53, i1
+/// as 0/1); nullopt when it depends on anything else or has more than
+/// `maxElements` elements.
+std::optional<SmallVector<double>>
+evaluateConstantTensor(Value v, int64_t maxElements = int64_t(1) << 20);
+
+} // namespace raising
+} // namespace posenc
+} // namespace mlir
+
+#endif // POSENC_RAISING_MATCH_H

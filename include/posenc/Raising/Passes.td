@@ -1,0 +1,100 @@
+//===- Passes.td - passes that raise model IR into posenc --*- tablegen -*-===//
+//
+// Passes over the linalg-on-tensors IR of model importers (torch-mlir,
+// ONNX): each recognizes one decomposed positional-encoding or attention
+// idiom and replaces it by the posenc op that says what it is. A pattern that
+// does not match exactly (shape, sign, layout, operand) leaves the IR alone:
+// raising never changes what a program computes beyond the rounding stated
+// in docs/raising.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POSENC_RAISING_PASSES_TD
+#define POSENC_RAISING_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def PosEncRaiseRotary : Pass<"posenc-raise-rotary"> {
+  let summary = "Raise decomposed rotary embeddings into posenc.rotary";
+  let description = [{
+    Recognizes rotary position embeddings as importers emit them, one
+    elementwise `linalg.generic` per operation:
+
+    - HF/NeoX half-split: `x * cos + rotate_half(x) * sin` with
+      `rotate_half(x) = concat(-x[..., h:], x[..., :h])`;
+    - the halves form (gpt-oss): `concat(x1 * cos - x2 * sin,
+      x2 * cos + x1 * sin)` with `x1, x2` the halves of `x` and half-width
+      tables;
+    - partial rotary: `concat(rotary(x[..., :r]), x[..., r:])` becomes one
+      `posenc.rotary` with `rotary_dim = r`.
+
+    The cos/sin tables must be computed in the IR from positions and
+    frequencies: `cos(concat(f, f))` (or `cos(f)` for half-width tables),
+    optionally times an attention factor, with `f = float(pos) * inv_freq`.
+    `inv_freq` (any 1-D f32/f64 tensor, typically a constant with the scaling
+    applied) becomes the rotary's `inv_freq` operand; a constant table that
+    equals the unscaled ladder of some `rope_theta` is reported in a remark.
+    Positions that are an `arange` become the implicit `offset + s`; other
+    integer positions become the `positions` operand.
+
+    Replaced ops that have no other users are erased by the greedy driver;
+    ops shared with code that is not raised stay.
+  }];
+  let dependentDialects = ["::mlir::posenc::PosEncDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numRaised", "raised-rotary",
+              "Rotary embeddings raised into posenc.rotary">,
+    Statistic<"numPartial", "raised-partial-rotary",
+              "Partial rotary concatenations folded into posenc.rotary">
+  ];
+}
+
+def PosEncRaiseAttention : Pass<"posenc-raise-attention"> {
+  let summary = "Raise decomposed scaled dot-product attention into "
+                "posenc.attention";
+  let description = [{
+    Recognizes `softmax(Q K^T * scale + terms) V` as importers emit it:
+    `linalg.batch_matmul` (or `linalg.matmul`) over collapsed batch/head
+    dimensions, the key transpose, a scale multiply or divide, additive terms,
+    a last-dimension softmax (max, subtract, exp, sum, divide; eager PyTorch
+    also tracks an argmax that nothing reads), and the second batch matmul.
+    GQA's `repeat_kv` (a broadcast over a new group axis collapsed into the
+    head axis) is read through, so K/V keep their `Hkv` heads.
+
+    Additive terms it can express: a causal mask (a constant lower-triangular
+    0/-inf tensor, or one built from index comparisons `j > i`), and a
+    `posenc.alibi` bias (raised by posenc-raise-alibi). Any other term (a
+    padding mask, a learned bias) leaves the attention decomposed.
+  }];
+  let dependentDialects = ["::mlir::posenc::PosEncDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numRaised", "raised-attention",
+              "Attention chains raised into posenc.attention">,
+    Statistic<"numCausal", "raised-causal-masks",
+              "Causal masks folded into posenc.attention">,
+    Statistic<"numGqa", "raised-repeat-kv",
+              "GQA repeat_kv broadcasts read through">
+  ];
+}
+
+def PosEncFuseAttention : Pass<"posenc-fuse-attention"> {
+  let summary = "Fuse the rotary embeddings of Q and K into posenc.attention";
+  let description = [{
+    `posenc.attention(posenc.rotary(q), posenc.rotary(k), v)` with both
+    rotaries of the same layout, rotary dimension, frequencies, attention
+    factor and token axis, whose positions agree with the attention's
+    (implicit `offset + s` with the attention's alignment, or one positions
+    tensor for both), becomes one `posenc.attention` carrying the rotary
+    configuration: the lowering then rotates Q and K tiles inside the kernel
+    instead of writing rotated copies to memory.
+  }];
+  let dependentDialects = ["::mlir::posenc::PosEncDialect"];
+  let statistics = [
+    Statistic<"numFused", "fused-rotary",
+              "Rotary pairs fused into posenc.attention">
+  ];
+}
+
+#endif // POSENC_RAISING_PASSES_TD

@@ -1,0 +1,578 @@
+//===- Match.cpp - matchers over importer-style linalg IR -----------------===//
+
+#include "posenc/Raising/Match.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+
+#include <cmath>
+#include <memory>
+
+using namespace mlir;
+using namespace mlir::posenc;
+using namespace mlir::posenc::raising;
+
+OpOperand *Elementwise::getInput(unsigned i) const {
+  auto arg = dyn_cast<BlockArgument>(body->getOperand(i));
+  if (!arg || arg.getOwner() != generic.getBody())
+    return nullptr;
+  return generic.getDpsInputOperand(arg.getArgNumber());
+}
+
+Value Elementwise::getScalar(unsigned i) const {
+  return getInput(i) ? Value() : body->getOperand(i);
+}
+
+AffineMap Elementwise::getMap(unsigned i) const {
+  return generic.getMatchingIndexingMap(getInput(i));
+}
+
+bool Elementwise::isIdentityInput(unsigned i) const {
+  OpOperand *in = getInput(i);
+  return in && getMap(i).isIdentity() &&
+         cast<ShapedType>(in->get().getType()).getShape() ==
+             cast<ShapedType>(generic.getResult(0).getType()).getShape();
+}
+
+std::optional<Elementwise> raising::matchElementwise(Value v) {
+  auto generic = v.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumResults() != 1 ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.getIndexingMapsArray().back().isIdentity())
+    return std::nullopt;
+  Block *block = generic.getBody();
+  if (!llvm::hasSingleElement(block->without_terminator()))
+    return std::nullopt;
+  Operation *body = &block->front();
+  auto yield = cast<linalg::YieldOp>(block->getTerminator());
+  if (body->getNumResults() != 1 || yield.getValues().size() != 1 ||
+      yield.getValues()[0] != body->getResult(0))
+    return std::nullopt;
+  for (Value operand : body->getOperands()) {
+    if (auto arg = dyn_cast<BlockArgument>(operand)) {
+      // Reading the output element makes it an accumulation, not a map.
+      if (arg.getOwner() == block &&
+          arg.getArgNumber() >= generic.getNumDpsInputs())
+        return std::nullopt;
+      continue;
+    }
+    if (generic->isAncestor(operand.getDefiningOp()))
+      return std::nullopt;
+  }
+  return Elementwise{generic, body};
+}
+
+static bool onlyUnitDimsChange(ArrayRef<ReassociationIndices> groups,
+                               ArrayRef<int64_t> expandedShape) {
+  for (const ReassociationIndices &group : groups) {
+    int nonUnit = 0;
+    for (int64_t d : group)
+      if (expandedShape[d] != 1)
+        ++nonUnit;
+    if (nonUnit > 1 ||
+        llvm::any_of(group, [&](int64_t d) {
+          return ShapedType::isDynamic(expandedShape[d]) && group.size() > 1;
+        }))
+      return false;
+  }
+  return true;
+}
+
+Value raising::stripUnitReshapes(Value v) {
+  while (true) {
+    if (auto expand = v.getDefiningOp<tensor::ExpandShapeOp>()) {
+      if (!onlyUnitDimsChange(expand.getReassociationIndices(),
+                              expand.getResultType().getShape()))
+        return v;
+      v = expand.getSrc();
+      continue;
+    }
+    if (auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>()) {
+      if (!onlyUnitDimsChange(collapse.getReassociationIndices(),
+                              collapse.getSrcType().getShape()))
+        return v;
+      v = collapse.getSrc();
+      continue;
+    }
+    return v;
+  }
+}
+
+SmallVector<int64_t> raising::nonUnitShape(Value v) {
+  SmallVector<int64_t> shape;
+  for (int64_t d : cast<ShapedType>(v.getType()).getShape())
+    if (d != 1)
+      shape.push_back(d);
+  return shape;
+}
+
+std::optional<double> raising::getConstantFloat(Value v) {
+  FloatAttr attr;
+  if (matchPattern(v, m_Constant(&attr)))
+    return attr.getValueAsDouble();
+  DenseFPElementsAttr dense;
+  if (matchPattern(v, m_Constant(&dense)) && dense.isSplat())
+    return dense.getSplatValue<APFloat>().convertToDouble();
+  return std::nullopt;
+}
+
+std::optional<LastDimSlice> raising::matchLastDimSlice(Value v) {
+  auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || !slice.hasUnitStride())
+    return std::nullopt;
+  RankedTensorType srcType = slice.getSourceType();
+  int64_t rank = srcType.getRank();
+  if (slice.getResultType().getRank() != rank || !srcType.hasStaticShape())
+    return std::nullopt;
+  ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+  ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    if (offsets[d] != 0 || sizes[d] != srcType.getDimSize(d))
+      return std::nullopt;
+  if (ShapedType::isDynamic(offsets.back()) ||
+      ShapedType::isDynamic(sizes.back()))
+    return std::nullopt;
+  return LastDimSlice{slice.getSource(), offsets.back(), sizes.back()};
+}
+
+std::optional<SmallVector<Value>> raising::matchLastDimConcat(Value v) {
+  auto concat = v.getDefiningOp<tensor::ConcatOp>();
+  if (!concat || int64_t(concat.getDim()) + 1 != concat.getResultType().getRank())
+    return std::nullopt;
+  return SmallVector<Value>(concat.getInputs());
+}
+
+bool raising::matchNegate(Value v, Value &x) {
+  if (auto neg = matchElementwise<arith::NegFOp>(v)) {
+    if (!neg->isIdentityInput(0))
+      return false;
+    x = neg->getInput(0)->get();
+    return true;
+  }
+  auto mul = matchElementwise<arith::MulFOp>(v);
+  if (!mul)
+    return false;
+  for (unsigned i = 0; i < 2; ++i) {
+    std::optional<double> c = getConstantFloat(mul->getScalar(1 - i)
+                                                   ? mul->getScalar(1 - i)
+                                                   : Value());
+    if (c && *c == -1.0 && mul->isIdentityInput(i)) {
+      x = mul->getInput(i)->get();
+      return true;
+    }
+  }
+  return false;
+}
+
+std::optional<SmallVector<unsigned>> raising::nonUnitDims(AffineMap map,
+                                                          ShapedType type) {
+  SmallVector<unsigned> dims;
+  for (auto [expr, size] : llvm::zip_equal(map.getResults(), type.getShape())) {
+    if (size == 1)
+      continue;
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (!dim)
+      return std::nullopt;
+    dims.push_back(dim.getPosition());
+  }
+  return dims;
+}
+
+/// Integer values of a constant tensor (dense or resource), if small.
+static std::optional<SmallVector<int64_t>> constantInts(Value v) {
+  Attribute attr;
+  if (!matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
+    SmallVector<int64_t> values;
+    for (const APInt &x : dense.getValues<APInt>())
+      values.push_back(x.getSExtValue());
+    return values;
+  }
+  if (auto res = dyn_cast<DenseI64ResourceElementsAttr>(attr)) {
+    std::optional<ArrayRef<int64_t>> data = res.tryGetAsArrayRef();
+    if (!data)
+      return std::nullopt;
+    return SmallVector<int64_t>(*data);
+  }
+  return std::nullopt;
+}
+
+/// Evaluates an integer-valued generic body with no inputs at `index` (the
+/// iteration point); nullopt for anything but index arithmetic.
+static std::optional<int64_t> evalIndexBody(linalg::GenericOp generic,
+                                            ArrayRef<int64_t> index) {
+  DenseMap<Value, int64_t> ints;
+  DenseMap<Value, double> floats;
+  for (Operation &op : generic.getBody()->without_terminator()) {
+    Value r = op.getNumResults() == 1 ? op.getResult(0) : Value();
+    auto intOf = [&](Value v) -> std::optional<int64_t> {
+      if (auto it = ints.find(v); it != ints.end())
+        return it->second;
+      APInt c;
+      if (matchPattern(v, m_ConstantInt(&c)))
+        return c.getSExtValue();
+      return std::nullopt;
+    };
+    auto floatOf = [&](Value v) -> std::optional<double> {
+      if (auto it = floats.find(v); it != floats.end())
+        return it->second;
+      return getConstantFloat(v);
+    };
+    if (auto idx = dyn_cast<linalg::IndexOp>(op)) {
+      ints[r] = index[idx.getDim()];
+    } else if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(op)) {
+      auto x = intOf(op.getOperand(0));
+      if (!x)
+        return std::nullopt;
+      ints[r] = *x;
+    } else if (isa<arith::AddIOp, arith::MulIOp, arith::SubIOp>(op)) {
+      auto a = intOf(op.getOperand(0)), b = intOf(op.getOperand(1));
+      if (!a || !b)
+        return std::nullopt;
+      ints[r] = isa<arith::AddIOp>(op)   ? *a + *b
+                : isa<arith::MulIOp>(op) ? *a * *b
+                                         : *a - *b;
+    } else if (isa<arith::SIToFPOp>(op)) {
+      auto x = intOf(op.getOperand(0));
+      if (!x)
+        return std::nullopt;
+      floats[r] = double(*x);
+    } else if (isa<arith::AddFOp, arith::MulFOp>(op)) {
+      auto a = floatOf(op.getOperand(0)), b = floatOf(op.getOperand(1));
+      if (!a || !b)
+        return std::nullopt;
+      floats[r] = isa<arith::AddFOp>(op) ? *a + *b : *a * *b;
+    } else if (isa<arith::FPToSIOp>(op)) {
+      auto x = floatOf(op.getOperand(0));
+      if (!x)
+        return std::nullopt;
+      ints[r] = int64_t(*x);
+    } else if (!isa<arith::ConstantOp>(op)) {
+      return std::nullopt;
+    }
+  }
+  Value yielded = generic.getBody()->getTerminator()->getOperand(0);
+  if (auto it = ints.find(yielded); it != ints.end())
+    return it->second;
+  return std::nullopt;
+}
+
+std::optional<int64_t> raising::matchArange(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() == 0 ||
+      !type.getElementType().isSignlessInteger())
+    return std::nullopt;
+  for (int64_t d : type.getShape().drop_back())
+    if (d != 1)
+      return std::nullopt;
+  int64_t n = type.getShape().back();
+  SmallVector<int64_t> values;
+  if (std::optional<SmallVector<int64_t>> c = constantInts(v)) {
+    values = std::move(*c);
+    if (int64_t(values.size()) == 1 && n > 1)
+      values.assign(n, values.front()); // a splat
+  } else if (auto generic = v.getDefiningOp<linalg::GenericOp>();
+             generic && generic.getNumDpsInputs() == 0 &&
+             generic.getNumResults() == 1 &&
+             generic.getIndexingMapsArray().back().isIdentity()) {
+    SmallVector<int64_t> index(type.getRank(), 0);
+    for (int64_t s = 0; s < n; ++s) {
+      index.back() = s;
+      std::optional<int64_t> x = evalIndexBody(generic, index);
+      if (!x)
+        return std::nullopt;
+      values.push_back(*x);
+    }
+  } else {
+    return std::nullopt;
+  }
+  if (int64_t(values.size()) != n || n == 0)
+    return std::nullopt;
+  for (int64_t s = 0; s < n; ++s)
+    if (values[s] != values[0] + s)
+      return std::nullopt;
+  return values[0];
+}
+
+namespace {
+/// Evaluates static tensors computed from constants (see
+/// evaluateConstantTensor); memoized per value.
+class ConstantEvaluator {
+public:
+  explicit ConstantEvaluator(int64_t maxElements) : maxElements(maxElements) {}
+
+  const SmallVector<double> *eval(Value v) {
+    if (auto it = cache.find(v); it != cache.end())
+      return it->second.get();
+    cache[v] = nullptr; // cuts cycles and repeated failures
+    std::optional<SmallVector<double>> result = compute(v);
+    if (!result)
+      return nullptr;
+    // Heap storage: the pointer stays valid while the cache grows.
+    auto stored = std::make_unique<SmallVector<double>>(std::move(*result));
+    const SmallVector<double> *ptr = stored.get();
+    cache[v] = std::move(stored);
+    return ptr;
+  }
+
+private:
+  std::optional<SmallVector<double>> compute(Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape() ||
+        type.getNumElements() > maxElements)
+      return std::nullopt;
+    int64_t n = type.getNumElements();
+    Attribute attr;
+    if (matchPattern(v, m_Constant(&attr)))
+      return fromAttr(attr, n);
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+      const SmallVector<double> *src = eval(def->getOperand(0));
+      return src ? std::optional(*src) : std::nullopt;
+    }
+    if (auto fill = dyn_cast<linalg::FillOp>(def)) {
+      std::optional<double> x = scalarConstant(fill.getInputs()[0]);
+      if (!x)
+        return std::nullopt;
+      return SmallVector<double>(n, *x);
+    }
+    if (auto generic = dyn_cast<linalg::GenericOp>(def))
+      return evalGeneric(generic, cast<OpResult>(v).getResultNumber());
+    return std::nullopt;
+  }
+
+  static std::optional<double> scalarConstant(Value v) {
+    if (std::optional<double> f = getConstantFloat(v))
+      return f;
+    APInt i;
+    if (matchPattern(v, m_ConstantInt(&i)))
+      return i.getBitWidth() == 1 ? double(i.getZExtValue())
+                                  : double(i.getSExtValue());
+    return std::nullopt;
+  }
+
+  static std::optional<SmallVector<double>> fromAttr(Attribute attr,
+                                                     int64_t n) {
+    SmallVector<double> values;
+    if (auto dense = dyn_cast<DenseFPElementsAttr>(attr)) {
+      for (const APFloat &x : dense.getValues<APFloat>())
+        values.push_back(x.convertToDouble());
+    } else if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
+      bool isBool = dense.getElementType().isInteger(1);
+      for (const APInt &x : dense.getValues<APInt>())
+        values.push_back(isBool ? double(x.getZExtValue())
+                                : double(x.getSExtValue()));
+    } else if (auto res = dyn_cast<DenseF32ResourceElementsAttr>(attr)) {
+      std::optional<ArrayRef<float>> data = res.tryGetAsArrayRef();
+      if (!data)
+        return std::nullopt;
+      values.assign(data->begin(), data->end());
+    } else if (auto res = dyn_cast<DenseI64ResourceElementsAttr>(attr)) {
+      std::optional<ArrayRef<int64_t>> data = res.tryGetAsArrayRef();
+      if (!data)
+        return std::nullopt;
+      for (int64_t x : *data)
+        values.push_back(double(x));
+    } else {
+      return std::nullopt;
+    }
+    if (int64_t(values.size()) == 1 && n != 1)
+      values.assign(n, values.front());
+    if (int64_t(values.size()) != n)
+      return std::nullopt;
+    return values;
+  }
+
+  std::optional<SmallVector<double>> evalGeneric(linalg::GenericOp generic,
+                                                 unsigned resultIdx) {
+    if (generic.getNumParallelLoops() != generic.getNumLoops())
+      return std::nullopt;
+    SmallVector<const SmallVector<double> *> inputs;
+    SmallVector<ArrayRef<int64_t>> inputShapes;
+    for (Value in : generic.getDpsInputs()) {
+      auto inType = dyn_cast<RankedTensorType>(in.getType());
+      if (!inType)
+        return std::nullopt;
+      const SmallVector<double> *data = eval(in);
+      if (!data)
+        return std::nullopt;
+      inputs.push_back(data);
+      inputShapes.push_back(inType.getShape());
+    }
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    auto outType = cast<RankedTensorType>(generic.getResult(resultIdx).getType());
+    if (!maps[generic.getNumDpsInputs() + resultIdx].isIdentity())
+      return std::nullopt;
+    ArrayRef<int64_t> shape = outType.getShape();
+    int64_t n = outType.getNumElements();
+    SmallVector<double> out(n);
+    SmallVector<int64_t> index(shape.size(), 0);
+    Block *body = generic.getBody();
+    Value yielded = body->getTerminator()->getOperand(resultIdx);
+    for (int64_t linear = 0; linear < n; ++linear) {
+      DenseMap<Value, double> env;
+      for (auto [i, data] : llvm::enumerate(inputs)) {
+        SmallVector<int64_t> at = maps[i].compose(index);
+        int64_t offset = 0;
+        for (auto [x, size] : llvm::zip_equal(at, inputShapes[i]))
+          offset = offset * size + x;
+        env[body->getArgument(i)] = (*data)[offset];
+      }
+      if (!interpret(*body, index, env))
+        return std::nullopt;
+      auto it = env.find(yielded);
+      if (it == env.end())
+        return std::nullopt;
+      out[linear] = it->second;
+      for (int64_t d = shape.size() - 1; d >= 0; --d) {
+        if (++index[d] < shape[d])
+          break;
+        index[d] = 0;
+      }
+    }
+    return out;
+  }
+
+  /// Scalar arithmetic of a generic body at iteration point `index`.
+  static bool interpret(Block &body, ArrayRef<int64_t> index,
+                        DenseMap<Value, double> &env) {
+    auto get = [&](Value v) -> std::optional<double> {
+      if (auto it = env.find(v); it != env.end())
+        return it->second;
+      return scalarConstant(v);
+    };
+    for (Operation &op : body.without_terminator()) {
+      if (op.getNumResults() != 1)
+        return false;
+      Value r = op.getResult(0);
+      if (auto idx = dyn_cast<linalg::IndexOp>(op)) {
+        env[r] = double(index[idx.getDim()]);
+        continue;
+      }
+      if (isa<arith::ConstantOp>(op)) {
+        std::optional<double> c = scalarConstant(r);
+        if (!c)
+          return false;
+        env[r] = *c;
+        continue;
+      }
+      SmallVector<double> args;
+      for (Value operand : op.getOperands()) {
+        std::optional<double> x = get(operand);
+        if (!x)
+          return false;
+        args.push_back(*x);
+      }
+      std::optional<double> value = apply(op, args);
+      if (!value)
+        return false;
+      env[r] = *value;
+    }
+    return true;
+  }
+
+  static std::optional<double> apply(Operation &op, ArrayRef<double> a) {
+    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp,
+            arith::SIToFPOp, arith::UIToFPOp, arith::ExtFOp>(op))
+      return a[0];
+    if (isa<arith::TruncFOp>(op))
+      return double(float(a[0]));
+    if (isa<arith::FPToSIOp>(op))
+      return std::trunc(a[0]);
+    if (isa<arith::AddIOp, arith::AddFOp>(op))
+      return a[0] + a[1];
+    if (isa<arith::SubIOp, arith::SubFOp>(op))
+      return a[0] - a[1];
+    if (isa<arith::MulIOp, arith::MulFOp>(op))
+      return a[0] * a[1];
+    if (isa<arith::DivFOp>(op))
+      return a[0] / a[1];
+    if (isa<arith::NegFOp>(op))
+      return -a[0];
+    if (isa<arith::SelectOp>(op))
+      return a[0] != 0 ? a[1] : a[2];
+    if (isa<arith::AndIOp>(op))
+      return double(a[0] != 0 && a[1] != 0);
+    if (isa<arith::OrIOp>(op))
+      return double(a[0] != 0 || a[1] != 0);
+    if (isa<arith::XOrIOp>(op) && op.getResult(0).getType().isInteger(1))
+      return double((a[0] != 0) != (a[1] != 0));
+    if (isa<arith::MaximumFOp, arith::MaxSIOp>(op))
+      return std::max(a[0], a[1]);
+    if (isa<arith::MinimumFOp, arith::MinSIOp>(op))
+      return std::min(a[0], a[1]);
+    if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+      switch (cmp.getPredicate()) {
+      case arith::CmpIPredicate::eq:
+        return double(a[0] == a[1]);
+      case arith::CmpIPredicate::ne:
+        return double(a[0] != a[1]);
+      case arith::CmpIPredicate::slt:
+        return double(a[0] < a[1]);
+      case arith::CmpIPredicate::sle:
+        return double(a[0] <= a[1]);
+      case arith::CmpIPredicate::sgt:
+        return double(a[0] > a[1]);
+      case arith::CmpIPredicate::sge:
+        return double(a[0] >= a[1]);
+      default: // unsigned compares of non-negative indices only
+        if (a[0] < 0 || a[1] < 0)
+          return std::nullopt;
+        switch (cmp.getPredicate()) {
+        case arith::CmpIPredicate::ult:
+          return double(a[0] < a[1]);
+        case arith::CmpIPredicate::ule:
+          return double(a[0] <= a[1]);
+        case arith::CmpIPredicate::ugt:
+          return double(a[0] > a[1]);
+        default:
+          return double(a[0] >= a[1]);
+        }
+      }
+    }
+    if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
+      switch (cmp.getPredicate()) {
+      case arith::CmpFPredicate::OEQ:
+      case arith::CmpFPredicate::UEQ:
+        return double(a[0] == a[1]);
+      case arith::CmpFPredicate::OLT:
+      case arith::CmpFPredicate::ULT:
+        return double(a[0] < a[1]);
+      case arith::CmpFPredicate::OLE:
+      case arith::CmpFPredicate::ULE:
+        return double(a[0] <= a[1]);
+      case arith::CmpFPredicate::OGT:
+      case arith::CmpFPredicate::UGT:
+        return double(a[0] > a[1]);
+      case arith::CmpFPredicate::OGE:
+      case arith::CmpFPredicate::UGE:
+        return double(a[0] >= a[1]);
+      case arith::CmpFPredicate::ONE:
+      case arith::CmpFPredicate::UNE:
+        return double(a[0] != a[1]);
+      default:
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+  int64_t maxElements;
+  DenseMap<Value, std::unique_ptr<SmallVector<double>>> cache;
+};
+} // namespace
+
+std::optional<SmallVector<double>>
+raising::evaluateConstantTensor(Value v, int64_t maxElements) {
+  ConstantEvaluator evaluator(maxElements);
+  const SmallVector<double> *values = evaluator.eval(v);
+  return values ? std::optional(*values) : std::nullopt;
+}
