@@ -14,7 +14,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-#include "llvm/ADT/Statistic.h"
+#include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "posenc-fuse-attention"
 
@@ -62,7 +62,7 @@ std::optional<int64_t> constantOffset(RotaryOp r) {
 }
 
 struct FuseRotaryIntoAttention : OpRewritePattern<AttentionOp> {
-  FuseRotaryIntoAttention(MLIRContext *ctx, llvm::Statistic &count)
+  FuseRotaryIntoAttention(MLIRContext *ctx, int64_t &count)
       : OpRewritePattern(ctx), count(count) {}
 
   LogicalResult matchAndRewrite(AttentionOp op,
@@ -82,7 +82,8 @@ struct FuseRotaryIntoAttention : OpRewritePattern<AttentionOp> {
     if (!q.getPositions() && !k.getPositions()) {
       // Implicit positions: k_pos = j; q_pos = i (top_left) or
       // i + Sk - Sq (bottom_right), which must be the query's offset.
-      int64_t sq = cast<RankedTensorType>(op.getQuery().getType()).getDimSize(2);
+      int64_t sq =
+          cast<RankedTensorType>(op.getQuery().getType()).getDimSize(2);
       int64_t sk = cast<RankedTensorType>(op.getKey().getType()).getDimSize(2);
       int64_t expected = 0;
       if (op.getAlignment() == Alignment::bottom_right) {
@@ -100,10 +101,11 @@ struct FuseRotaryIntoAttention : OpRewritePattern<AttentionOp> {
       qPositions = q.getPositions();
       kPositions = k.getPositions();
     } else {
-      return rewriter.notifyMatchFailure(op, "positions differ from the mask's");
+      return rewriter.notifyMatchFailure(op,
+                                         "positions differ from the mask's");
     }
-    auto rope = RopeAttr::get(rewriter.getContext(), q.getLayout(),
-                              q.getRotaryDim());
+    auto rope =
+        RopeAttr::get(rewriter.getContext(), q.getLayout(), q.getRotaryDim());
     rewriter.modifyOpInPlace(op, [&] {
       op.getQueryMutable().assign(q.getInput());
       op.getKeyMutable().assign(k.getInput());
@@ -120,7 +122,7 @@ struct FuseRotaryIntoAttention : OpRewritePattern<AttentionOp> {
     return success();
   }
 
-  llvm::Statistic &count;
+  int64_t &count;
 };
 
 struct PosEncFuseAttentionPass
@@ -128,6 +130,7 @@ struct PosEncFuseAttentionPass
   using Base::Base;
 
   void runOnOperation() override {
+    int64_t numFused = 0;
     RewritePatternSet patterns(&getContext());
     patterns.add<FuseRotaryIntoAttention>(&getContext(), numFused);
     GreedyRewriteConfig config;
@@ -135,6 +138,9 @@ struct PosEncFuseAttentionPass
     if (failed(
             applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       signalPassFailure();
+    if (printStats)
+      llvm::errs() << "posenc-fuse-attention: " << numFused
+                   << " fused-rotary\n";
   }
 };
 

@@ -4,10 +4,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 
 #include <cmath>
 #include <memory>
@@ -74,8 +74,7 @@ static bool onlyUnitDimsChange(ArrayRef<ReassociationIndices> groups,
     for (int64_t d : group)
       if (expandedShape[d] != 1)
         ++nonUnit;
-    if (nonUnit > 1 ||
-        llvm::any_of(group, [&](int64_t d) {
+    if (nonUnit > 1 || llvm::any_of(group, [&](int64_t d) {
           return ShapedType::isDynamic(expandedShape[d]) && group.size() > 1;
         }))
       return false;
@@ -142,7 +141,8 @@ std::optional<LastDimSlice> raising::matchLastDimSlice(Value v) {
 
 std::optional<SmallVector<Value>> raising::matchLastDimConcat(Value v) {
   auto concat = v.getDefiningOp<tensor::ConcatOp>();
-  if (!concat || int64_t(concat.getDim()) + 1 != concat.getResultType().getRank())
+  if (!concat ||
+      int64_t(concat.getDim()) + 1 != concat.getResultType().getRank())
     return std::nullopt;
   return SmallVector<Value>(concat.getInputs());
 }
@@ -158,9 +158,8 @@ bool raising::matchNegate(Value v, Value &x) {
   if (!mul)
     return false;
   for (unsigned i = 0; i < 2; ++i) {
-    std::optional<double> c = getConstantFloat(mul->getScalar(1 - i)
-                                                   ? mul->getScalar(1 - i)
-                                                   : Value());
+    std::optional<double> c = getConstantFloat(
+        mul->getScalar(1 - i) ? mul->getScalar(1 - i) : Value());
     if (c && *c == -1.0 && mul->isIdentityInput(i)) {
       x = mul->getInput(i)->get();
       return true;
@@ -324,8 +323,7 @@ public:
 private:
   std::optional<SmallVector<double>> compute(Value v) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
-    if (!type || !type.hasStaticShape() ||
-        type.getNumElements() > maxElements)
+    if (!type || !type.hasStaticShape() || type.getNumElements() > maxElements)
       return std::nullopt;
     int64_t n = type.getNumElements();
     Attribute attr;
@@ -408,7 +406,8 @@ private:
       inputShapes.push_back(inType.getShape());
     }
     SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-    auto outType = cast<RankedTensorType>(generic.getResult(resultIdx).getType());
+    auto outType =
+        cast<RankedTensorType>(generic.getResult(resultIdx).getType());
     if (!maps[generic.getNumDpsInputs() + resultIdx].isIdentity())
       return std::nullopt;
     ArrayRef<int64_t> shape = outType.getShape();
@@ -480,8 +479,8 @@ private:
   }
 
   static std::optional<double> apply(Operation &op, ArrayRef<double> a) {
-    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp,
-            arith::SIToFPOp, arith::UIToFPOp, arith::ExtFOp>(op))
+    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp, arith::SIToFPOp,
+            arith::UIToFPOp, arith::ExtFOp>(op))
       return a[0];
     if (isa<arith::TruncFOp>(op))
       return double(float(a[0]));

@@ -17,7 +17,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-#include "llvm/ADT/Statistic.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 
@@ -65,11 +65,11 @@ Value matchGroupBroadcast(Value v) {
     return Value();
   Value src = generic.getDpsInputs()[0];
   MLIRContext *ctx = v.getContext();
-  AffineMap expected = AffineMap::get(
-      5, 0,
-      {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
-       getAffineDimExpr(3, ctx), getAffineDimExpr(4, ctx)},
-      ctx);
+  AffineMap expected =
+      AffineMap::get(5, 0,
+                     {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
+                      getAffineDimExpr(3, ctx), getAffineDimExpr(4, ctx)},
+                     ctx);
   if (generic.getIndexingMapsArray()[0] != expected ||
       !generic.getIndexingMapsArray()[1].isIdentity())
     return Value();
@@ -176,8 +176,7 @@ Value matchSoftmax(Value p) {
   if (!sub)
     return Value();
   auto [x, max] = *sub;
-  if (!isRowReduction<arith::MaximumFOp>(stripUnitReshapes(max), x,
-                                         -INFINITY))
+  if (!isRowReduction<arith::MaximumFOp>(stripUnitReshapes(max), x, -INFINITY))
     return Value();
   return x;
 }
@@ -245,8 +244,8 @@ LogicalResult classifyAlibi(Value term, AffineMap map, int64_t hq, int64_t sq,
 }
 
 struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
-  RaiseAttentionChain(MLIRContext *ctx, llvm::Statistic &raised,
-                      llvm::Statistic &causal, llvm::Statistic &gqa)
+  RaiseAttentionChain(MLIRContext *ctx, int64_t &raised, int64_t &causal,
+                      int64_t &gqa)
       : OpRewritePattern(ctx), raised(raised), causal(causal), gqa(gqa) {}
 
   LogicalResult matchAndRewrite(linalg::BatchMatmulOp pv,
@@ -288,9 +287,9 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
         // A scalar scale; terms already peeled would be scaled too, which
         // only a mask (0 / -inf) survives.
         unsigned t = e->getScalar(1) ? 0 : 1;
-        std::optional<double> c =
-            e->getScalar(1 - t) ? getConstantFloat(e->getScalar(1 - t))
-                                : std::nullopt;
+        std::optional<double> c = e->getScalar(1 - t)
+                                      ? getConstantFloat(e->getScalar(1 - t))
+                                      : std::nullopt;
         if (!c || !e->isIdentityInput(t) || *c <= 0.0 ||
             (isa<arith::DivFOp>(e->body) && t != 0) || terms.alibi)
           return rewriter.notifyMatchFailure(pv, "not a positive scale");
@@ -314,7 +313,8 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
         }
       }
       if (!peeled)
-        return rewriter.notifyMatchFailure(pv, "a term attention cannot express");
+        return rewriter.notifyMatchFailure(pv,
+                                           "a term attention cannot express");
     }
     // An ALiBi term added before the scale would have been scaled with it:
     // classifyAlibi only runs while no scale has been peeled (scale == 1),
@@ -354,10 +354,10 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
       form = terms.alibi.getForm();
       alignment = terms.alibi.getAlignment();
     }
-    auto attention = AttentionOp::create(
-        rewriter, loc, resultType, q, k, v, Value(), Value(), alibiSlopes,
-        Value(), Value(), scaleAttr, terms.causal, nullptr, alibiConfig, form,
-        alignment);
+    auto attention = AttentionOp::create(rewriter, loc, resultType, q, k, v,
+                                         Value(), Value(), alibiSlopes, Value(),
+                                         Value(), scaleAttr, terms.causal,
+                                         nullptr, alibiConfig, form, alignment);
     Value collapsed = tensor::CollapseShapeOp::create(
         rewriter, loc, pv.getResult(0).getType(), attention,
         SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
@@ -370,7 +370,7 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     return success();
   }
 
-  llvm::Statistic &raised, &causal, &gqa;
+  int64_t &raised, &causal, &gqa;
 };
 
 struct PosEncRaiseAttentionPass
@@ -378,6 +378,7 @@ struct PosEncRaiseAttentionPass
   using Base::Base;
 
   void runOnOperation() override {
+    int64_t numRaised = 0, numCausal = 0, numGqa = 0;
     RewritePatternSet patterns(&getContext());
     patterns.add<RaiseAttentionChain>(&getContext(), numRaised, numCausal,
                                       numGqa);
@@ -386,6 +387,11 @@ struct PosEncRaiseAttentionPass
     if (failed(
             applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       signalPassFailure();
+    if (printStats)
+      llvm::errs() << "posenc-raise-attention: " << numRaised
+                   << " raised-attention, " << numCausal
+                   << " raised-causal-masks, " << numGqa
+                   << " raised-repeat-kv\n";
   }
 };
 

@@ -19,9 +19,9 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
-#include "llvm/ADT/Statistic.h"
 #include "llvm/Support/DebugLog.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 
@@ -228,8 +228,8 @@ Value buildRotary(PatternRewriter &rewriter, Location loc, const RotaryMatch &m,
     tokenDim = rewriter.getI64IntegerAttr(m.tokenDim);
   auto rotary = RotaryOp::create(
       rewriter, loc, inputType, m.input, invFreq, Value(), Value(), positions,
-      offset, m.source.factor, RotaryLayoutAttr::get(rewriter.getContext(),
-                                                     layout),
+      offset, m.source.factor,
+      RotaryLayoutAttr::get(rewriter.getContext(), layout),
       rewriter.getI64IntegerAttr(m.rotaryDim), tokenDim, nullptr, nullptr);
   describeFrequencies(rotary, invFreq, m.rotaryDim);
   return rotary;
@@ -254,8 +254,10 @@ std::optional<RotaryMatch> matchTables(Value x, const Elementwise &cosMul,
                 resultType);
   if (!token)
     return std::nullopt;
-  std::optional<TableSource> c = matchTable<math::CosOp>(cosIn->get(), fullWidth);
-  std::optional<TableSource> s = matchTable<math::SinOp>(sinIn->get(), fullWidth);
+  std::optional<TableSource> c =
+      matchTable<math::CosOp>(cosIn->get(), fullWidth);
+  std::optional<TableSource> s =
+      matchTable<math::SinOp>(sinIn->get(), fullWidth);
   if (!c || !s || !sameSource(*c, *s))
     return std::nullopt;
   // Table width and frequency count agree with the rotated channels.
@@ -266,7 +268,7 @@ std::optional<RotaryMatch> matchTables(Value x, const Elementwise &cosMul,
 
 /// `x * cos + rotate_half(x) * sin`, `rotate_half(x) = concat(-x2, x1)`.
 struct RaiseHalfSplit : OpRewritePattern<linalg::GenericOp> {
-  RaiseHalfSplit(MLIRContext *ctx, llvm::Statistic &count)
+  RaiseHalfSplit(MLIRContext *ctx, int64_t &count)
       : OpRewritePattern(ctx), count(count) {}
 
   static bool isRotateHalf(Value r, Value x) {
@@ -320,12 +322,12 @@ struct RaiseHalfSplit : OpRewritePattern<linalg::GenericOp> {
     return rewriter.notifyMatchFailure(op, "not a half-split rotary");
   }
 
-  llvm::Statistic &count;
+  int64_t &count;
 };
 
 /// `concat(x1 * cos - x2 * sin, x2 * cos + x1 * sin)` with half-width tables.
 struct RaiseHalves : OpRewritePattern<tensor::ConcatOp> {
-  RaiseHalves(MLIRContext *ctx, llvm::Statistic &count)
+  RaiseHalves(MLIRContext *ctx, int64_t &count)
       : OpRewritePattern(ctx), count(count) {}
 
   /// `a * tableA (op) b * tableB`: the two products of `combine`, with `a`
@@ -338,7 +340,8 @@ struct RaiseHalves : OpRewritePattern<tensor::ConcatOp> {
   template <typename CombineOp>
   static std::optional<Products> matchProducts(Value v) {
     auto combine = matchElementwise<CombineOp>(v);
-    if (!combine || !combine->isIdentityInput(0) || !combine->isIdentityInput(1))
+    if (!combine || !combine->isIdentityInput(0) ||
+        !combine->isIdentityInput(1))
       return std::nullopt;
     auto p = matchElementwise<arith::MulFOp>(combine->getInput(0)->get());
     auto q = matchElementwise<arith::MulFOp>(combine->getInput(1)->get());
@@ -347,7 +350,11 @@ struct RaiseHalves : OpRewritePattern<tensor::ConcatOp> {
     for (unsigned i = 0; i < 2; ++i)
       for (unsigned j = 0; j < 2; ++j)
         if (p->isIdentityInput(i) && q->isIdentityInput(j))
-          return Products{*p, *q, 1 - i, 1 - j, p->getInput(i)->get(),
+          return Products{*p,
+                          *q,
+                          1 - i,
+                          1 - j,
+                          p->getInput(i)->get(),
                           q->getInput(j)->get()};
     return std::nullopt;
   }
@@ -390,18 +397,18 @@ struct RaiseHalves : OpRewritePattern<tensor::ConcatOp> {
                     first->secondTable, /*fullWidth=*/false, d);
     if (!m)
       return rewriter.notifyMatchFailure(op, "tables not computed from angles");
-    rewriter.replaceOp(op, buildRotary(rewriter, op.getLoc(), *m,
-                                       RotaryLayout::half_split));
+    rewriter.replaceOp(
+        op, buildRotary(rewriter, op.getLoc(), *m, RotaryLayout::half_split));
     ++count;
     return success();
   }
 
-  llvm::Statistic &count;
+  int64_t &count;
 };
 
 /// `concat(rotary(x[..., :r]), x[..., r:])` -> `rotary(x)` with dim `r`.
 struct FoldPartialRotary : OpRewritePattern<tensor::ConcatOp> {
-  FoldPartialRotary(MLIRContext *ctx, llvm::Statistic &count)
+  FoldPartialRotary(MLIRContext *ctx, int64_t &count)
       : OpRewritePattern(ctx), count(count) {}
 
   LogicalResult matchAndRewrite(tensor::ConcatOp op,
@@ -433,7 +440,7 @@ struct FoldPartialRotary : OpRewritePattern<tensor::ConcatOp> {
     return success();
   }
 
-  llvm::Statistic &count;
+  int64_t &count;
 };
 
 struct PosEncRaiseRotaryPass
@@ -442,6 +449,7 @@ struct PosEncRaiseRotaryPass
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    int64_t numRaised = 0, numPartial = 0;
     RewritePatternSet patterns(ctx);
     patterns.add<RaiseHalfSplit, RaiseHalves>(ctx, numRaised);
     patterns.add<FoldPartialRotary>(ctx, numPartial);
@@ -450,6 +458,9 @@ struct PosEncRaiseRotaryPass
     if (failed(
             applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       signalPassFailure();
+    if (printStats)
+      llvm::errs() << "posenc-raise-rotary: " << numRaised << " raised-rotary, "
+                   << numPartial << " raised-partial-rotary\n";
   }
 };
 

@@ -6,6 +6,7 @@
 #include "posenc/IR/PosEncDialect.h"
 #include "posenc/Pipelines/CPUPipeline.h"
 #include "posenc/Pipelines/LinalgPipeline.h"
+#include "posenc/Pipelines/RaisePipeline.h"
 #include "posenc/Raising/Passes.h"
 #include "posenc/Transforms/Passes.h"
 
@@ -31,6 +32,7 @@ void mlir::posenc::registerPosEncPasses() {
     registerPosEncRaisingPasses();
     registerCPUPipeline();
     registerPosEncToLinalgPipeline();
+    registerRaisePipeline();
     return true;
   }();
   (void)registered;

@@ -43,8 +43,7 @@ struct Elementwise {
 std::optional<Elementwise> matchElementwise(Value v);
 
 /// `v` as an elementwise generic whose body op is an `OpTy`.
-template <typename OpTy>
-std::optional<Elementwise> matchElementwise(Value v) {
+template <typename OpTy> std::optional<Elementwise> matchElementwise(Value v) {
   std::optional<Elementwise> e = matchElementwise(v);
   if (!e || !isa<OpTy>(e->body))
     return std::nullopt;

@@ -42,11 +42,11 @@ def PosEncRaiseRotary : Pass<"posenc-raise-rotary"> {
   }];
   let dependentDialects = ["::mlir::posenc::PosEncDialect",
                            "::mlir::tensor::TensorDialect"];
-  let statistics = [
-    Statistic<"numRaised", "raised-rotary",
-              "Rotary embeddings raised into posenc.rotary">,
-    Statistic<"numPartial", "raised-partial-rotary",
-              "Partial rotary concatenations folded into posenc.rotary">
+  let options = [
+    Option<"printStats", "print-stats", "bool", /*default=*/"false",
+           "Print to stderr how many instances of each idiom were raised "
+           "(MLIR's -mlir-pass-statistics counts nothing in release builds "
+           "of LLVM)">
   ];
 }
 
@@ -69,13 +69,11 @@ def PosEncRaiseAttention : Pass<"posenc-raise-attention"> {
   }];
   let dependentDialects = ["::mlir::posenc::PosEncDialect",
                            "::mlir::tensor::TensorDialect"];
-  let statistics = [
-    Statistic<"numRaised", "raised-attention",
-              "Attention chains raised into posenc.attention">,
-    Statistic<"numCausal", "raised-causal-masks",
-              "Causal masks folded into posenc.attention">,
-    Statistic<"numGqa", "raised-repeat-kv",
-              "GQA repeat_kv broadcasts read through">
+  let options = [
+    Option<"printStats", "print-stats", "bool", /*default=*/"false",
+           "Print to stderr how many instances of each idiom were raised "
+           "(MLIR's -mlir-pass-statistics counts nothing in release builds "
+           "of LLVM)">
   ];
 }
 
@@ -91,9 +89,11 @@ def PosEncFuseAttention : Pass<"posenc-fuse-attention"> {
     instead of writing rotated copies to memory.
   }];
   let dependentDialects = ["::mlir::posenc::PosEncDialect"];
-  let statistics = [
-    Statistic<"numFused", "fused-rotary",
-              "Rotary pairs fused into posenc.attention">
+  let options = [
+    Option<"printStats", "print-stats", "bool", /*default=*/"false",
+           "Print to stderr how many instances of each idiom were raised "
+           "(MLIR's -mlir-pass-statistics counts nothing in release builds "
+           "of LLVM)">
   ];
 }
 
