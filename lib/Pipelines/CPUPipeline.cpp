@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/Passes.h"
@@ -25,6 +26,10 @@ using namespace mlir::posenc;
 /// lowering reduced to [-pi, pi].
 static void addTensorCodegen(OpPassManager &pm,
                              const CPUPipelineOptions &options) {
+  // Importers emit `x ** 2` as math.fpowi with an i64 exponent; vectorized,
+  // its exponent becomes a vector that llvm.intr.powi rejects. Constant
+  // exponents become multiplies here.
+  pm.addPass(math::createMathExpandOpsPass({{"fpowi"}}));
   pm.addNestedPass<func::FuncOp>(
       createPosEncTileAndVectorize(options.getTileAndVectorizeOptions()));
   if (options.approximateTrig || options.approximateExp) {
