@@ -1,0 +1,642 @@
+#!/usr/bin/env python3
+"""Export tiny random-weight Hugging Face models to linalg-on-tensors MLIR.
+
+Real inputs for posenc's raising pass (issue #13, item 3): each model is built
+from a config object (no hub access), re-initialized from a seeded generator,
+wrapped so that every parameter tensor is a function argument, and exported
+with torch-mlir's FX importer (`fx.export_and_import(...,
+output_type="linalg-on-tensors")`).  For every model this writes, under
+test/Raising/Models/<name>/:
+
+  model.mlir   the exported module (one public function, named <name>)
+  argN.npy     the N-th function argument (arg0 = input_ids, i64 [1, 16];
+               then the parameters in `named_parameters()` order)
+  out0.npy     torch's fp32 output of the same wrapper on those arguments
+
+and test/Raising/Models/MANIFEST.md (configs, argument order, versions).
+Regenerating gives byte-identical files (seeded, single-threaded torch).
+
+    python3 scripts/export_hf_attention.py            # all models
+    python3 scripts/export_hf_attention.py gpt2 mpt    # some of them
+
+Requirements: requirements-hf.txt (torch, transformers) and
+requirements-raising.txt (torch-mlir).
+"""
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+from typing import Callable
+
+import numpy as np
+import torch
+import torch.nn as nn
+
+import transformers
+from torch_mlir import fx
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT_DIR = os.path.join(ROOT, "test", "Raising", "Models")
+SEQ = 16
+VOCAB = 128
+COMMAND = "python3 scripts/export_hf_attention.py"
+
+
+# ---------------------------------------------------------------------------
+# Wrappers
+# ---------------------------------------------------------------------------
+
+
+def _keep_buffers_as_constants(model: nn.Module) -> None:
+    # torch-mlir's frozen import fails with "Could not find state mapping for
+    # buffer" on non-persistent buffers (inv_freq, GPT-J's embed_positions...);
+    # making them persistent turns them into constants of the module.
+    for mod in model.modules():
+        mod._non_persistent_buffers_set.clear()
+
+
+class WholeModel(nn.Module):
+    """forward(input_ids, *params) -> last_hidden_state of a HF XxxModel.
+
+    HF's own forward builds the positions (arange), cos/sin, the causal mask
+    and the ALiBi bias.  `attention_mask = ones_like(input_ids)` is passed, as
+    a tokenizer / generate() does for one unpadded sequence (with
+    attention_mask=None and no cache, transformers 5 runs its packed-sequence
+    detection, a cumsum of position-id differences: see MANIFEST.md).
+    """
+
+    def __init__(self, model: nn.Module, names, pass_attention_mask=True):
+        super().__init__()
+        self.model = model
+        self.names = list(names)
+        self.pass_attention_mask = pass_attention_mask
+
+    def forward(self, input_ids, *params):
+        kwargs = {"use_cache": False}
+        if self.pass_attention_mask:
+            kwargs["attention_mask"] = torch.ones_like(input_ids)
+        out = torch.func.functional_call(
+            self.model, dict(zip(self.names, params)), (input_ids,), kwargs
+        )
+        return out[0]
+
+
+class ZeroMoE(nn.Module):
+    """Stands in for GptOssMLP: returns (zeros, None); no parameters."""
+
+    def forward(self, hidden_states):
+        return torch.zeros_like(hidden_states), None
+
+
+def drop_moe(model: nn.Module) -> None:
+    for layer in model.layers:
+        layer.mlp = ZeroMoE()
+
+
+# ---------------------------------------------------------------------------
+# Models
+# ---------------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Spec:
+    name: str
+    title: str
+    config_cls: str
+    model_cls: str
+    config: dict
+    seed: int
+    encoding: str
+    notes: str = ""
+    # config kwargs that are not config fields (attn_implementation)
+    extra: dict = dataclasses.field(default_factory=dict)
+    pass_attention_mask: bool = True
+    # applied to the built model before re-initialization (e.g. drop the MoE)
+    patch: Callable[[nn.Module], None] | None = None
+
+
+COMMON_LLAMA = dict(
+    vocab_size=VOCAB,
+    hidden_size=64,
+    intermediate_size=128,
+    num_hidden_layers=1,
+    num_attention_heads=4,
+    num_key_value_heads=2,
+    head_dim=16,
+    use_cache=False,
+)
+
+SPECS = [
+    Spec(
+        name="llama3_eager",
+        title="Llama-3.1 style, llama3 RoPE scaling, eager attention",
+        config_cls="LlamaConfig",
+        model_cls="LlamaModel",
+        config=dict(
+            COMMON_LLAMA,
+            max_position_embeddings=131072,
+            rope_parameters=dict(
+                rope_type="llama3",
+                rope_theta=500000.0,
+                factor=8.0,
+                low_freq_factor=1.0,
+                high_freq_factor=4.0,
+                original_max_position_embeddings=8192,
+            ),
+        ),
+        extra=dict(attn_implementation="eager"),
+        seed=1,
+        encoding="RoPE half-split, llama3 scaling x8 (Llama-3.1 values), GQA 4/2",
+    ),
+    Spec(
+        name="llama3_sdpa",
+        title="Llama-3.1 style, llama3 RoPE scaling, SDPA attention",
+        config_cls="LlamaConfig",
+        model_cls="LlamaModel",
+        config=dict(
+            COMMON_LLAMA,
+            max_position_embeddings=131072,
+            rope_parameters=dict(
+                rope_type="llama3",
+                rope_theta=500000.0,
+                factor=8.0,
+                low_freq_factor=1.0,
+                high_freq_factor=4.0,
+                original_max_position_embeddings=8192,
+            ),
+        ),
+        extra=dict(attn_implementation="sdpa"),
+        seed=1,
+        encoding="RoPE half-split, llama3 scaling x8, GQA 4/2, "
+        "torch.nn.functional.scaled_dot_product_attention",
+    ),
+    Spec(
+        name="qwen2_yarn",
+        title="Qwen2.5 style, YaRN RoPE scaling x4",
+        config_cls="Qwen2Config",
+        model_cls="Qwen2Model",
+        config=dict(
+            COMMON_LLAMA,
+            max_position_embeddings=131072,
+            rope_parameters=dict(
+                rope_type="yarn",
+                rope_theta=1000000.0,
+                factor=4.0,
+                original_max_position_embeddings=32768,
+            ),
+        ),
+        extra=dict(attn_implementation="eager"),
+        seed=2,
+        encoding="RoPE half-split, YaRN x4 (attention factor 0.1 ln 4 + 1), "
+        "GQA 4/2, q/k/v biases",
+    ),
+    Spec(
+        name="gptj",
+        title="GPT-J, interleaved rotary on part of the head",
+        config_cls="GPTJConfig",
+        model_cls="GPTJModel",
+        config=dict(
+            vocab_size=VOCAB,
+            n_positions=32,
+            n_embd=64,
+            n_layer=1,
+            n_head=4,
+            rotary_dim=8,
+            n_inner=128,
+            bos_token_id=None,
+            eos_token_id=None,
+            use_cache=False,
+        ),
+        extra=dict(attn_implementation="eager"),
+        seed=3,
+        encoding="RoPE interleaved (rotate_every_two), rotary_dim 8 of head_dim 16, "
+        "sin/cos gathered from a [n_positions, rotary_dim] table, MHA 4",
+    ),
+    Spec(
+        name="phi3_partial",
+        title="Phi-3 style, partial rotary (factor 0.5)",
+        config_cls="Phi3Config",
+        model_cls="Phi3Model",
+        config=dict(
+            vocab_size=VOCAB,
+            hidden_size=64,
+            intermediate_size=128,
+            num_hidden_layers=1,
+            num_attention_heads=4,
+            num_key_value_heads=2,
+            max_position_embeddings=4096,
+            original_max_position_embeddings=4096,
+            rope_parameters=dict(rope_type="default", rope_theta=10000.0,
+                                 partial_rotary_factor=0.5),
+            pad_token_id=0,
+            bos_token_id=1,
+            eos_token_id=2,
+            use_cache=False,
+        ),
+        extra=dict(attn_implementation="eager"),
+        seed=4,
+        encoding="RoPE half-split on the first 8 of 16 head dims (theta 10000), "
+        "fused qkv_proj, GQA 4/2",
+    ),
+    Spec(
+        name="bloom",
+        title="BLOOM, ALiBi",
+        config_cls="BloomConfig",
+        model_cls="BloomModel",
+        config=dict(
+            vocab_size=VOCAB,
+            hidden_size=64,
+            n_layer=1,
+            n_head=4,
+            use_cache=False,
+        ),
+        extra=dict(attn_implementation="eager"),
+        seed=5,
+        encoding="ALiBi (BLOOM form: slopes x (cumsum(attention_mask)-1), added with "
+        "baddbmm), MHA 4",
+        notes="BloomModel always builds ALiBi from `attention_mask.cumsum(-1)` (it makes an "
+        "all-ones mask when none is given), which torch-mlir lowers to `tm_tensor.scan`; "
+        "here the mask is a constant, so the scan's input is a constant too.",
+    ),
+    Spec(
+        name="mpt",
+        title="MPT, ALiBi",
+        config_cls="MptConfig",
+        model_cls="MptModel",
+        config=dict(
+            vocab_size=VOCAB,
+            d_model=64,
+            n_heads=4,
+            n_layers=1,
+            expansion_ratio=2,
+            max_seq_len=32,
+            use_cache=False,
+        ),
+        extra=dict(attn_implementation="eager"),
+        seed=6,
+        encoding="ALiBi (MPT form: slopes x arange(1-max_seq_len, 1), sliced to the "
+        "last 16 keys), MHA 4",
+    ),
+    Spec(
+        name="gpt2",
+        title="GPT-2, learned absolute position embeddings",
+        config_cls="GPT2Config",
+        model_cls="GPT2Model",
+        config=dict(
+            vocab_size=VOCAB,
+            n_positions=32,
+            n_embd=64,
+            n_layer=1,
+            n_head=4,
+            n_inner=128,
+            bos_token_id=None,
+            eos_token_id=None,
+            resid_pdrop=0.0,
+            embd_pdrop=0.0,
+            attn_pdrop=0.0,
+            use_cache=False,
+        ),
+        extra=dict(attn_implementation="eager"),
+        seed=7,
+        encoding="learned absolute: wte[input_ids] + wpe[arange(16)], MHA 4",
+    ),
+    Spec(
+        name="gpt_oss",
+        title="gpt-oss style, YaRN x32 (truncate=False), attention sinks, MoE",
+        config_cls="GptOssConfig",
+        model_cls="GptOssModel",
+        config=dict(
+            vocab_size=VOCAB,
+            hidden_size=64,
+            intermediate_size=64,
+            num_hidden_layers=1,
+            num_attention_heads=4,
+            num_key_value_heads=2,
+            head_dim=16,
+            num_local_experts=4,
+            num_experts_per_tok=2,
+            layer_types=["full_attention"],
+            max_position_embeddings=131072,
+            rope_parameters=dict(
+                rope_type="yarn",
+                rope_theta=150000.0,
+                factor=32.0,
+                beta_fast=32.0,
+                beta_slow=1.0,
+                truncate=False,
+                original_max_position_embeddings=4096,
+            ),
+            use_cache=False,
+        ),
+        extra=dict(attn_implementation="eager", experts_implementation="batched_mm"),
+        seed=8,
+        encoding="RoPE half-split (chunk form: x1 cos - x2 sin, x2 cos + x1 sin, half-width cos/sin), "
+        "YaRN x32 truncate=False (gpt-oss values), GQA 4/2, "
+        "per-head attention sinks, 4-expert top-2 MoE",
+        notes="`experts_implementation=\"batched_mm\"`: the default (`grouped_mm`) uses "
+        "`aten.histc`, which torch-mlir cannot lower. The router's top-k becomes "
+        "`tm_tensor.sort` (see gpt_oss_nomoe for a form posenc tools can parse).",
+    ),
+    Spec(
+        name="gpt_oss_nomoe",
+        title="gpt-oss style without its MoE (YaRN x32, truncate=False, attention sinks)",
+        config_cls="GptOssConfig",
+        model_cls="GptOssModel",
+        config=dict(
+            vocab_size=VOCAB,
+            hidden_size=64,
+            intermediate_size=64,
+            num_hidden_layers=1,
+            num_attention_heads=4,
+            num_key_value_heads=2,
+            head_dim=16,
+            num_local_experts=4,
+            num_experts_per_tok=2,
+            layer_types=["full_attention"],
+            max_position_embeddings=131072,
+            rope_parameters=dict(
+                rope_type="yarn",
+                rope_theta=150000.0,
+                factor=32.0,
+                beta_fast=32.0,
+                beta_slow=1.0,
+                truncate=False,
+                original_max_position_embeddings=4096,
+            ),
+            use_cache=False,
+        ),
+        extra=dict(attn_implementation="eager", experts_implementation="batched_mm"),
+        seed=8,
+        encoding="RoPE half-split (chunk form: x1 cos - x2 sin, x2 cos + x1 sin, half-width cos/sin), "
+        "YaRN x32 truncate=False (gpt-oss values), GQA 4/2, "
+        "per-head attention sinks",
+        notes="Fallback form: the whole GptOssModel, but `layers[0].mlp` (the MoE) is "
+        "replaced by a function returning zeros (no parameters), because the MoE's "
+        "top-k routing exports as `tm_tensor.sort`, which posenc tools cannot parse. "
+        "Embedding, RoPE, mask, sinks attention and norms are HF's own code.",
+        patch=drop_moe,
+    ),
+]
+
+
+# ---------------------------------------------------------------------------
+# Building, export, files
+# ---------------------------------------------------------------------------
+
+
+def reinit_(model: nn.Module, gen: torch.Generator) -> None:
+    """Seeded re-initialization giving O(1) activations and attention logits.
+
+    HF's _init_weights (std 0.02) makes attention nearly uniform, which would
+    hide positional-encoding errors; here matrices get N(0, 1/fan_in), norm
+    scales 1 + N(0, 0.1^2), biases and attention sinks N(0, 0.1^2), embeddings
+    N(0, 1).
+    """
+    from transformers.pytorch_utils import Conv1D
+
+    for mod in model.modules():
+        for leaf, p in mod.named_parameters(recurse=False):
+            shape = tuple(p.shape)
+            if "bias" in leaf or leaf == "sinks":
+                val = 0.1 * torch.randn(shape, generator=gen)
+            elif isinstance(mod, nn.Embedding):
+                val = torch.randn(shape, generator=gen)
+            elif p.dim() == 1:  # norm scales
+                val = 1.0 + 0.1 * torch.randn(shape, generator=gen)
+            else:
+                # nn.Linear and routers store [out, in], GPT-2's Conv1D [in, out],
+                # MoE experts [E, in, out].
+                fan_in = shape[0] if isinstance(mod, Conv1D) else shape[1]
+                val = torch.randn(shape, generator=gen) / float(fan_in) ** 0.5
+            with torch.no_grad():
+                p.copy_(val.to(p.dtype))
+
+
+def build(spec: Spec):
+    cfg_cls = getattr(transformers, spec.config_cls)
+    model_cls = getattr(transformers, spec.model_cls)
+    cfg = cfg_cls(**spec.config, **spec.extra)
+    gen = torch.Generator().manual_seed(spec.seed)
+    torch.manual_seed(spec.seed)
+    model = model_cls(cfg).eval()
+    if spec.patch is not None:
+        spec.patch(model)
+    reinit_(model, gen)
+    _keep_buffers_as_constants(model)
+    names = [n for n, _ in model.named_parameters()]
+    params = [p.detach().clone().contiguous() for _, p in model.named_parameters()]
+    ids = torch.randint(0, VOCAB, (1, SEQ), generator=gen, dtype=torch.int64)
+    wrapper = WholeModel(model, names, spec.pass_attention_mask).eval()
+    args = [ids] + params
+    arg_names = ["input_ids"] + names
+    return cfg, wrapper, args, arg_names
+
+
+def param_roles(model: nn.Module) -> dict:
+    """name -> what the tensor is (owning module class, layout convention)."""
+    from transformers.pytorch_utils import Conv1D
+
+    roles = {}
+    for mname, mod in model.named_modules():
+        for leaf, _ in mod.named_parameters(recurse=False):
+            full = f"{mname}.{leaf}" if mname else leaf
+            cls = type(mod).__name__
+            if isinstance(mod, nn.Embedding):
+                role = f"{cls} table [num, hidden]"
+            elif isinstance(mod, nn.Linear):
+                role = f"{cls} {leaf}" + (" [out, in]: y = x W^T + b" if leaf == "weight" else "")
+            elif isinstance(mod, Conv1D):
+                role = f"{cls} {leaf}" + (" [in, out]: y = x W + b" if leaf == "weight" else "")
+            elif leaf == "sinks":
+                role = "attention sink logit per query head"
+            else:
+                role = f"{cls} {leaf}"
+            roles.setdefault(full, role)
+    return roles
+
+
+def export(spec: Spec, wrapper: nn.Module, args) -> str:
+    module = fx.export_and_import(
+        wrapper, *args, output_type="linalg-on-tensors", func_name=spec.name
+    )
+    return str(module)
+
+
+def write_if_changed(path: str, data: bytes) -> None:
+    if os.path.exists(path):
+        with open(path, "rb") as f:
+            if f.read() == data:
+                return
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def npy_bytes(a: np.ndarray) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    np.save(buf, np.ascontiguousarray(a), allow_pickle=False)
+    return buf.getvalue()
+
+
+def run_one(spec: Spec) -> dict:
+    cfg, wrapper, args, arg_names = build(spec)
+    with torch.no_grad():
+        out = wrapper(*args)
+        ir = export(spec, wrapper, args)
+    d = os.path.join(OUT_DIR, spec.name)
+    os.makedirs(d, exist_ok=True)
+    header = (
+        f"// Generated by {COMMAND} {spec.name}; do not edit.\n"
+        f"// {spec.title}: {spec.model_cls}({spec.config_cls}), "
+        f"see test/Raising/Models/MANIFEST.md.\n"
+        f"// Arguments: %arg0 = input_ids, %arg1.. = parameters "
+        f"(MANIFEST.md lists them).\n"
+    )
+    write_if_changed(os.path.join(d, "model.mlir"), (header + ir).encode())
+    for old in os.listdir(d):
+        if old.startswith("arg") and old.endswith(".npy"):
+            if int(old[3:-4]) >= len(args):
+                os.remove(os.path.join(d, old))
+    for i, a in enumerate(args):
+        write_if_changed(os.path.join(d, f"arg{i}.npy"), npy_bytes(a.numpy()))
+    write_if_changed(os.path.join(d, "out0.npy"), npy_bytes(out.detach().numpy()))
+    roles = param_roles(wrapper.model)
+    return dict(
+        spec=spec,
+        cfg=cfg,
+        arg_names=arg_names,
+        arg_roles=["token ids, seeded uniform in [0, %d)" % VOCAB]
+        + [roles.get(n, "") for n in arg_names[1:]],
+        args=[(tuple(a.shape), str(a.dtype).replace("torch.", "")) for a in args],
+        out=(tuple(out.shape), str(out.dtype).replace("torch.", "")),
+        ir_bytes=len(header) + len(ir),
+    )
+
+
+def manifest(results) -> str:
+    v = dict(
+        torch=torch.__version__,
+        transformers=transformers.__version__,
+        torch_mlir=_torch_mlir_version(),
+        numpy=np.__version__,
+    )
+    lines = [
+        "# Raising test models (generated)",
+        "",
+        "Generated by `scripts/export_hf_attention.py`; do not edit by hand.",
+        "Regenerate everything (about 15 s on 2 cores; byte-identical output):",
+        "",
+        "```sh",
+        "python3 -m pip install -r requirements-hf.txt",
+        "python3 -m pip install --no-deps -r requirements-raising.txt",
+        COMMAND,
+        "```",
+        "",
+        f"Versions: torch {v['torch']}, transformers {v['transformers']}, "
+        f"torch-mlir {v['torch_mlir']}, numpy {v['numpy']}.",
+        "",
+        "Every model is a whole 1-layer Hugging Face `XxxModel` (gpt_oss_nomoe: with its",
+        "MoE removed, see there) built from the config below (no hub access), re-initialized from `torch.Generator().manual_seed(seed)`",
+        "(matrices N(0, 1/fan_in), norm scales 1 + 0.1 N(0, 1), biases and sinks",
+        "0.1 N(0, 1), embeddings N(0, 1); HF's own std-0.02 init makes attention nearly",
+        "uniform, hiding position-encoding errors), wrapped as",
+        "",
+        "```python",
+        "def forward(input_ids, *params):   # params in model.named_parameters() order",
+        "    return torch.func.functional_call(model, dict(zip(names, params)), (input_ids,),",
+        "        {'use_cache': False, 'attention_mask': torch.ones_like(input_ids)})[0]",
+        "```",
+        "",
+        "and exported with `torch_mlir.fx.export_and_import(wrapper, *args,",
+        "output_type=\"linalg-on-tensors\", func_name=<name>)` under `torch.no_grad()`,",
+        "`eval()`, after clearing every module's `_non_persistent_buffers_set` (so",
+        "`inv_freq`, GPT-J's `embed_positions` etc. become constants: `dense_resource`",
+        "blobs or folded). HF code computes positions (arange), cos/sin, causal mask",
+        "and ALiBi itself, as in real use. `attention_mask = ones_like(input_ids)` is",
+        "what a tokenizer returns for one unpadded sequence; with `attention_mask=None`",
+        "and no cache, transformers 5 instead runs its packed-sequence detection",
+        "(`find_packed_sequence_indices`: cumsum of position-id differences), which",
+        "torch-mlir lowers to `tm_tensor.scan`.",
+        "",
+        "Files per model: `model.mlir` (one public function `@<name>`), `argN.npy` (the",
+        "N-th function argument), `out0.npy` (torch's fp32 `last_hidden_state` of the",
+        "wrapper on those arguments, single-threaded). Check with",
+        "`python3 test/Raising/check_model.py test/Raising/Models/<name> build/bin/posenc-run`;",
+        "results in NOTES.md, the IR patterns in PATTERNS.md.",
+        "",
+    ]
+    for r in results:
+        s: Spec = r["spec"]
+        lines += [
+            f"## {s.name}",
+            "",
+            f"{s.title}. `transformers.{s.model_cls}(transformers.{s.config_cls}(**config))`,"
+            f" seed {s.seed}; {r['ir_bytes'] // 1024} KiB of IR.",
+            "",
+            f"Positional encoding: {s.encoding}.",
+            "",
+        ]
+        if s.notes:
+            lines += [s.notes, ""]
+        cfg = dict(s.config, **s.extra)
+        lines += ["```python", "config = " + _pyrepr(cfg), "```", ""]
+        lines += [
+            "| arg | name | shape | dtype | what |",
+            "|---|---|---|---|---|",
+        ]
+        for i, (n, role, (shape, dt)) in enumerate(zip(r["arg_names"], r["arg_roles"], r["args"])):
+            shp = "x".join(str(x) for x in shape)
+            lines.append(f"| {i} | `{n}` | {shp} | {dt} | {role} |")
+        oshape, odt = r["out"]
+        lines += [
+            "",
+            f"Output `out0`: `last_hidden_state`, {'x'.join(str(x) for x in oshape)} {odt}.",
+            "",
+        ]
+    return "\n".join(lines)
+
+
+def _pyrepr(d: dict) -> str:
+    return json.dumps(d, indent=4, sort_keys=False).replace("true", "True").replace(
+        "false", "False"
+    ).replace("null", "None")
+
+
+def _torch_mlir_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("torch-mlir")
+    except Exception:  # pragma: no cover
+        return "unknown"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("models", nargs="*", help="subset of: " + " ".join(s.name for s in SPECS))
+    ap.add_argument("--no-manifest", action="store_true")
+    opts = ap.parse_args()
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+    wanted = set(opts.models) or {s.name for s in SPECS}
+    unknown = wanted - {s.name for s in SPECS}
+    if unknown:
+        ap.error("unknown model(s): " + " ".join(sorted(unknown)))
+    results = []
+    for spec in SPECS:
+        if spec.name not in wanted:
+            continue
+        r = run_one(spec)
+        print(f"{spec.name}: {r['ir_bytes']} bytes of IR, {len(r['args'])} arguments",
+              flush=True)
+        results.append(r)
+    if not opts.no_manifest and wanted == {s.name for s in SPECS}:
+        write_if_changed(os.path.join(OUT_DIR, "MANIFEST.md"), manifest(results).encode())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
