@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Run an exported model through posenc-run and compare with torch's output.
+
+    check_model.py MODEL_DIR POSENC_RUN [--tol 1e-4] [--flags "--threads=1 ..."]
+                   [--pre-pipeline PASSES] [-- EXTRA POSENC-RUN FLAGS...]
+
+MODEL_DIR holds model.mlir, arg0.npy .. argN-1.npy and out0.npy (written by
+scripts/export_hf_attention.py). Runs
+
+    POSENC_RUN --inputs=arg0.npy,... --outputs-dir=TMP --iterations=1 --warmup=0
+               [--pipeline=PASSES,<default pipeline>] [extra flags] MODEL_DIR/model.mlir
+
+and checks max |TMP/out0.npy - out0.npy| <= tol (absolute; default 1e-4: the
+outputs are O(1), f32, and posenc-run's default pipeline uses polynomial
+sin/cos/exp). Prints one line "<name>: ok max_abs_err=..." or "FAIL ...".
+Exit status: 0 match, 1 mismatch (or shape/dtype mismatch), 2 posenc-run
+failed (its last stderr lines are printed), 3 bad usage / missing files.
+"""
+
+import argparse
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+
+def main() -> int:
+    argv = sys.argv[1:]
+    extra = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, extra = argv[:i], argv[i + 1:]
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("model_dir")
+    ap.add_argument("posenc_run")
+    ap.add_argument("--tol", type=float, default=1e-4, help="max absolute error (default 1e-4)")
+    ap.add_argument("--flags", default="", help="extra posenc-run flags, one shell-quoted string")
+    ap.add_argument("--pre-pipeline", default="",
+                    help="passes to run before posenc-run's default pipeline, e.g. "
+                    "'func.func(math-expand-ops{ops=fpowi})' (reads the default with "
+                    "--print-pipeline and passes --pipeline=PRE,DEFAULT)")
+    ap.add_argument("--timeout", type=float, default=300.0)
+    opts = ap.parse_args(argv)
+    extra = shlex.split(opts.flags) + extra
+    if opts.pre_pipeline:
+        out = subprocess.run([opts.posenc_run, "--print-pipeline"], capture_output=True,
+                             text=True).stdout
+        default = [l[len("pipeline: "):] for l in out.splitlines() if l.startswith("pipeline: ")]
+        if not default:
+            print(f"FAIL cannot read the default pipeline from {opts.posenc_run} --print-pipeline")
+            return 3
+        extra.insert(0, f"--pipeline={opts.pre_pipeline},{default[0].strip()}")
+
+    d = opts.model_dir
+    name = os.path.basename(os.path.normpath(d))
+    mlir = os.path.join(d, "model.mlir")
+    ref_path = os.path.join(d, "out0.npy")
+    args = []
+    while os.path.exists(os.path.join(d, f"arg{len(args)}.npy")):
+        args.append(os.path.join(d, f"arg{len(args)}.npy"))
+    if not os.path.exists(mlir) or not os.path.exists(ref_path) or not args:
+        print(f"{name}: FAIL missing model.mlir, out0.npy or arg0.npy in {d}")
+        return 3
+
+    with tempfile.TemporaryDirectory(prefix="posenc-check-") as tmp:
+        cmd = [
+            opts.posenc_run,
+            "--inputs=" + ",".join(args),
+            "--outputs-dir=" + tmp,
+            "--iterations=1",
+            "--warmup=0",
+            *extra,
+            mlir,
+        ]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=opts.timeout)
+        except subprocess.TimeoutExpired:
+            print(f"{name}: FAIL posenc-run timed out after {opts.timeout:.0f} s")
+            return 2
+        got_path = os.path.join(tmp, "out0.npy")
+        if proc.returncode != 0 or not os.path.exists(got_path):
+            errs = [l for l in proc.stderr.splitlines() if "error" in l]
+            first = errs[0] if errs else (proc.stderr.strip().splitlines() or ["(no stderr)"])[-1]
+            print(f"{name}: FAIL posenc-run exited {proc.returncode}: {first}")
+            tail = proc.stderr.strip().splitlines()[-15:]
+            for line in tail:
+                print("  | " + line)
+            return 2
+        got = np.load(got_path)
+    ref = np.load(ref_path)
+    if got.shape != ref.shape or got.dtype != ref.dtype:
+        print(f"{name}: FAIL output {got.dtype}{list(got.shape)} != expected {ref.dtype}{list(ref.shape)}")
+        return 1
+    err = float(np.max(np.abs(got.astype(np.float64) - ref.astype(np.float64))))
+    nonfinite = not np.all(np.isfinite(got))
+    scale = float(np.max(np.abs(ref)))
+    ok = err <= opts.tol and not nonfinite
+    print(f"{name}: {'ok' if ok else 'FAIL'} max_abs_err={err:.3g} tol={opts.tol:g} "
+          f"max_abs_ref={scale:.3g}" + (" (non-finite output)" if nonfinite else ""))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
