@@ -8,6 +8,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <cmath>
 #include <memory>
@@ -46,13 +47,25 @@ std::optional<Elementwise> raising::matchElementwise(Value v) {
       !generic.getIndexingMapsArray().back().isIdentity())
     return std::nullopt;
   Block *block = generic.getBody();
-  if (!llvm::hasSingleElement(block->without_terminator()))
-    return std::nullopt;
-  Operation *body = &block->front();
   auto yield = cast<linalg::YieldOp>(block->getTerminator());
-  if (body->getNumResults() != 1 || yield.getValues().size() != 1 ||
-      yield.getValues()[0] != body->getResult(0))
+  if (yield.getValues().size() != 1 || block->without_terminator().empty())
     return std::nullopt;
+  Operation *body = yield.getValues()[0].getDefiningOp();
+  if (!body || body->getBlock() != block || body->getNumResults() != 1 ||
+      body->getNextNode() != yield)
+    return std::nullopt;
+  // Ops before the body may only compute scalars from values defined above
+  // (`arith.truncf %cst : f64 to f32` of a Python float factor).
+  for (Operation &op : block->without_terminator()) {
+    if (&op == body)
+      break;
+    if (op.getNumRegions() != 0 || !isPure(&op) ||
+        llvm::any_of(op.getOperands(), [&](Value x) {
+          return isa<BlockArgument>(x) &&
+                 cast<BlockArgument>(x).getOwner() == block;
+        }))
+      return std::nullopt;
+  }
   for (Value operand : body->getOperands()) {
     if (auto arg = dyn_cast<BlockArgument>(operand)) {
       // Reading the output element makes it an accumulation, not a map.
@@ -61,7 +74,8 @@ std::optional<Elementwise> raising::matchElementwise(Value v) {
         return std::nullopt;
       continue;
     }
-    if (generic->isAncestor(operand.getDefiningOp()))
+    Operation *def = operand.getDefiningOp();
+    if (def && generic->isAncestor(def) && def->getBlock() != block)
       return std::nullopt;
   }
   return Elementwise{generic, body};
@@ -111,6 +125,17 @@ SmallVector<int64_t> raising::nonUnitShape(Value v) {
 }
 
 std::optional<double> raising::getConstantFloat(Value v) {
+  if (auto cast = v.getDefiningOp<arith::TruncFOp>()) {
+    std::optional<double> x = getConstantFloat(cast.getIn());
+    if (!x)
+      return std::nullopt;
+    auto type = cast.getType();
+    if (!type.isF32())
+      return std::nullopt;
+    return double(float(*x));
+  }
+  if (auto cast = v.getDefiningOp<arith::ExtFOp>())
+    return getConstantFloat(cast.getIn());
   FloatAttr attr;
   if (matchPattern(v, m_Constant(&attr)))
     return attr.getValueAsDouble();
@@ -427,10 +452,15 @@ private:
       }
       if (!interpret(*body, index, env))
         return std::nullopt;
-      auto it = env.find(yielded);
-      if (it == env.end())
+      // The yield may name a value from above (a constant fill).
+      std::optional<double> y;
+      if (auto it = env.find(yielded); it != env.end())
+        y = it->second;
+      else
+        y = scalarConstant(yielded);
+      if (!y)
         return std::nullopt;
-      out[linear] = it->second;
+      out[linear] = *y;
       for (int64_t d = shape.size() - 1; d >= 0; --d) {
         if (++index[d] < shape[d])
           break;

@@ -47,7 +47,8 @@ struct TableSource {
   int64_t offset = 0; // first position of the arange
   Value invFreq;      // any shape with one non-unit dimension
   Value factor;       // scalar attention factor, or null
-  Value angles;       // `f`, to check that cos and sin agree
+  std::optional<double> factorValue; // its value when constant
+  Value angles;                      // `f`, to check that cos and sin agree
 };
 
 /// Reads `table` (the operand of the rotary multiply, unit reshapes already
@@ -66,6 +67,12 @@ std::optional<TableSource> matchTable(Value table, bool fullWidth) {
       Value scalar = mul->getScalar(1 - i);
       if (scalar && scalar.getType().isF32() && mul->isIdentityInput(i)) {
         src.factor = scalar;
+        src.factorValue = getConstantFloat(scalar);
+        // A factor computed in the generic's body must be a constant: it is
+        // rebuilt outside.
+        if (!src.factorValue &&
+            mul->generic->isAncestor(scalar.getParentRegion()->getParentOp()))
+          return std::nullopt;
         v = mul->getInput(i)->get();
       }
     }
@@ -226,10 +233,13 @@ Value buildRotary(PatternRewriter &rewriter, Location loc, const RotaryMatch &m,
   IntegerAttr tokenDim;
   if (m.tokenDim != inputType.getRank() - 2)
     tokenDim = rewriter.getI64IntegerAttr(m.tokenDim);
+  Value factor = m.source.factor;
+  if (m.source.factorValue)
+    factor = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getF32FloatAttr(*m.source.factorValue));
   auto rotary = RotaryOp::create(
       rewriter, loc, inputType, m.input, invFreq, Value(), Value(), positions,
-      offset, m.source.factor,
-      RotaryLayoutAttr::get(rewriter.getContext(), layout),
+      offset, factor, RotaryLayoutAttr::get(rewriter.getContext(), layout),
       rewriter.getI64IntegerAttr(m.rotaryDim), tokenDim, nullptr, nullptr);
   describeFrequencies(rotary, invFreq, m.rotaryDim);
   return rotary;

@@ -21,7 +21,8 @@ namespace raising {
 
 /// An all-parallel `linalg.generic` with one result, written through an
 /// identity map, whose body is a single operation (then `linalg.yield` of
-/// its result) on input elements and on scalars defined above.
+/// its result) on input elements and on scalars: defined above, or computed
+/// in the body from values defined above only (a cast of a constant).
 struct Elementwise {
   mutable linalg::GenericOp generic;
   Operation *body = nullptr;
@@ -30,7 +31,8 @@ struct Elementwise {
   /// The input tensor that body operand `i` reads, or null when operand `i`
   /// is a scalar defined above the generic.
   OpOperand *getInput(unsigned i) const;
-  /// The scalar body operand `i` when it is defined above the generic.
+  /// The scalar body operand `i` (defined above the generic or in its
+  /// scalar prologue; use `getConstantFloat` to read a constant one).
   Value getScalar(unsigned i) const;
   /// The indexing map of the input of body operand `i`.
   AffineMap getMap(unsigned i) const;
@@ -57,7 +59,8 @@ Value stripUnitReshapes(Value v);
 /// The static shape of `v` without its unit dimensions.
 SmallVector<int64_t> nonUnitShape(Value v);
 
-/// The value of a scalar float constant, or of a splat float tensor constant.
+/// The value of a scalar float constant (through truncf to f32 and extf), or
+/// of a splat float tensor constant.
 std::optional<double> getConstantFloat(Value v);
 
 /// A `tensor.extract_slice` with static offsets and sizes and unit strides
