@@ -20,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <functional>
 
 #define DEBUG_TYPE "posenc-raise-attention"
 
@@ -187,44 +188,96 @@ struct Terms {
   AlibiOp alibi;
 };
 
-/// A constant additive mask over `[Sq, Sk]` (broadcast over batch and
-/// heads): all zeros (no mask) or causal with bottom-right alignment.
-LogicalResult classifyMask(Value term, AffineMap map, int64_t sq, int64_t sk,
-                           Terms &terms) {
+/// The iteration space of the logits: `[B, H, Sq, Sk]`, or `[B*H, Sq, Sk]`
+/// (scores before their expansion; B must be 1 there so that axis 0 is the
+/// head).
+struct LogitsSpace {
+  unsigned head, row, col;
+  int64_t hq, sq, sk;
+};
+
+/// Reads a term broadcast over batch and heads: its values over `[Sq, Sk]`
+/// (row or column may be broadcast too).
+std::optional<std::function<double(int64_t, int64_t)>>
+rowColumnValues(Value term, AffineMap map, const LogitsSpace &space) {
   auto type = cast<RankedTensorType>(term.getType());
   std::optional<SmallVector<unsigned>> dims = nonUnitDims(map, type);
   if (!dims)
-    return failure();
-  bool hasRow = llvm::is_contained(*dims, 2u);
-  bool hasCol = llvm::is_contained(*dims, 3u);
+    return std::nullopt;
+  bool hasRow = llvm::is_contained(*dims, space.row);
+  bool hasCol = llvm::is_contained(*dims, space.col);
   if (dims->size() != unsigned(hasRow) + unsigned(hasCol) ||
-      (hasRow && hasCol && (*dims)[0] != 2))
-    return failure();
+      (hasRow && hasCol && (*dims)[0] != space.row))
+    return std::nullopt;
   std::optional<SmallVector<double>> values = evaluateConstantTensor(term);
   if (!values)
+    return std::nullopt;
+  int64_t sk = space.sk;
+  return
+      [values = std::move(*values), hasRow, hasCol, sk](int64_t i, int64_t j) {
+        return values[(hasRow ? i * (hasCol ? sk : 1) : 0) + (hasCol ? j : 0)];
+      };
+}
+
+/// True when `masked(i, j)` holds exactly above the bottom-right diagonal.
+bool isCausal(const LogitsSpace &space,
+              llvm::function_ref<bool(int64_t, int64_t)> masked) {
+  for (int64_t i = 0; i < space.sq; ++i)
+    for (int64_t j = 0; j < space.sk; ++j)
+      if (masked(i, j) != (j > i + (space.sk - space.sq)))
+        return false;
+  return true;
+}
+
+/// A constant additive mask over `[Sq, Sk]` (broadcast over batch and
+/// heads): all zeros (no mask) or causal with bottom-right alignment.
+LogicalResult classifyMask(Value term, AffineMap map, const LogitsSpace &space,
+                           Terms &terms) {
+  auto values = rowColumnValues(term, map, space);
+  if (!values)
     return failure();
-  bool allZero = true, causal = true;
-  for (int64_t i = 0; i < sq; ++i) {
-    for (int64_t j = 0; j < sk; ++j) {
-      int64_t at = (hasRow ? i * (hasCol ? sk : 1) : 0) + (hasCol ? j : 0);
-      double m = (*values)[at];
-      bool visible = j <= i + (sk - sq);
+  bool allZero = true, exact = true;
+  for (int64_t i = 0; i < space.sq; ++i)
+    for (int64_t j = 0; j < space.sk; ++j) {
+      double m = (*values)(i, j);
       allZero &= m == 0.0;
-      causal &= visible ? m == 0.0 : m <= kMaskedLogit;
+      exact &= m == 0.0 || m <= kMaskedLogit;
     }
-  }
   if (allZero)
     return success();
-  if (!causal)
+  if (!exact || !isCausal(space, [&](int64_t i, int64_t j) {
+        return (*values)(i, j) != 0.0;
+      }))
     return failure();
   terms.causal = true;
   return success();
 }
 
-/// A posenc.alibi bias `[B?, H, Sq?, Sk]` read with heads on axis 1 and keys
-/// on axis 3, from default positions.
-LogicalResult classifyAlibi(Value term, AffineMap map, int64_t hq, int64_t sq,
-                            int64_t sk, Terms &terms) {
+/// `select(masked, fill, logits)` (PyTorch's masked_fill): a constant
+/// boolean mask over `[Sq, Sk]` that is causal, and a fill that masks.
+LogicalResult classifySelectMask(const Elementwise &select,
+                                 const LogitsSpace &space, Terms &terms) {
+  OpOperand *cond = select.getInput(0);
+  std::optional<double> fill;
+  if (Value scalar = select.getScalar(1))
+    fill = getConstantFloat(scalar);
+  else if (OpOperand *in = select.getInput(1))
+    fill = getConstantFloat(in->get());
+  if (!cond || !fill || *fill > kMaskedLogit)
+    return failure();
+  auto values = rowColumnValues(cond->get(), select.getMap(0), space);
+  if (!values || !isCausal(space, [&](int64_t i, int64_t j) {
+        return (*values)(i, j) != 0.0;
+      }))
+    return failure();
+  terms.causal = true;
+  return success();
+}
+
+/// A posenc.alibi bias `[B?, H, Sq?, Sk]` read with heads on the head axis
+/// and keys on the key axis, from default positions.
+LogicalResult classifyAlibi(Value term, AffineMap map, const LogitsSpace &space,
+                            Terms &terms) {
   auto alibi = stripUnitReshapes(term).getDefiningOp<AlibiOp>();
   if (!alibi || terms.alibi || alibi.getQPositions() || alibi.getKPositions())
     return failure();
@@ -232,15 +285,120 @@ LogicalResult classifyAlibi(Value term, AffineMap map, int64_t hq, int64_t sq,
       nonUnitDims(map, cast<ShapedType>(term.getType()));
   auto shape = nonUnitShape(alibi.getResult());
   // Symmetric biases depend on the query; key-linear ones may be one row.
-  SmallVector<unsigned> full = {1, 2, 3}, row = {1, 3};
-  SmallVector<int64_t> fullShape = {hq, sq, sk}, rowShape = {hq, sk};
+  SmallVector<unsigned> full = {space.head, space.row, space.col},
+                        row = {space.head, space.col};
+  SmallVector<int64_t> fullShape = {space.hq, space.sq, space.sk},
+                       rowShape = {space.hq, space.sk};
   bool isFull = dims && *dims == full && shape == fullShape;
   bool isRow = dims && *dims == row && shape == rowShape &&
-               (alibi.getForm() == AlibiForm::key_linear || sq == 1);
+               (alibi.getForm() == AlibiForm::key_linear || space.sq == 1);
   if (!isFull && !isRow)
     return failure();
   terms.alibi = alibi;
   return success();
+}
+
+/// `x * c` or `x / c` with `c` a positive scalar constant; returns `x` and
+/// multiplies `scale` by the factor.
+Value peelScale(Value v, double &scale) {
+  auto e = matchElementwise(v);
+  if (!e || e->getNumOperands() != 2 ||
+      !isa<arith::MulFOp, arith::DivFOp>(e->body))
+    return Value();
+  for (unsigned t = 0; t < 2; ++t) {
+    Value scalar = e->getScalar(1 - t);
+    std::optional<double> c = scalar ? getConstantFloat(scalar) : std::nullopt;
+    if (!c || *c <= 0.0 || !e->isIdentityInput(t) ||
+        (isa<arith::DivFOp>(e->body) && t != 0))
+      continue;
+    scale *= isa<arith::MulFOp>(e->body) ? *c : 1.0 / *c;
+    return e->getInput(t)->get();
+  }
+  return Value();
+}
+
+/// The key as posenc.attention reads it, `[B, Hkv, Sk, D]`, behind the
+/// transposed operand of the score matmul (`[B, H, D, Sk]` collapsed):
+/// either `K^T` of `[B, H, Sk, D]` (through repeat_kv) or `[B, Sk, H, D]`
+/// transposed with `[0, 2, 3, 1]` (GPT-2, GPT-J, MPT), which then needs a
+/// head transpose built.
+struct KeyOperand {
+  Value key;
+  bool fromTokenMajor = false;
+  int64_t groups = 1;
+};
+
+std::optional<KeyOperand> matchKey(Value kT, double &scale) {
+  // SDPA's decomposition scales K^T by sqrt(scale).
+  if (Value inner = peelScale(kT, scale))
+    kT = inner;
+  auto transpose = kT.getDefiningOp<linalg::TransposeOp>();
+  if (!transpose)
+    return std::nullopt;
+  if (transpose.getPermutation() == ArrayRef<int64_t>{0, 1, 3, 2}) {
+    auto [k, groups] = readThroughRepeatKv(transpose.getInput());
+    return KeyOperand{k, false, groups};
+  }
+  if (transpose.getPermutation() == ArrayRef<int64_t>{0, 2, 3, 1})
+    return KeyOperand{transpose.getInput(), true, 1};
+  return std::nullopt;
+}
+
+/// SDPA's decomposition zeroes the probabilities of fully masked rows:
+/// `select(rowAll(logits == -inf), 0, p)`. posenc.attention gives those rows
+/// 0 already; returns `p`.
+Value stripMaskedRowGuard(Value v, Value &logitsOut) {
+  auto select = matchElementwise<arith::SelectOp>(v);
+  if (!select || !select->getInput(0) || !select->isIdentityInput(2))
+    return Value();
+  std::optional<double> zero =
+      select->getScalar(1)
+          ? getConstantFloat(select->getScalar(1))
+          : (select->getInput(1) ? getConstantFloat(select->getInput(1)->get())
+                                 : std::nullopt);
+  auto condDims =
+      nonUnitDims(select->getMap(0),
+                  cast<ShapedType>(select->getInput(0)->get().getType()));
+  if (!zero || *zero != 0.0 || !condDims || llvm::is_contained(*condDims, 3u))
+    return Value();
+  // The condition: an and-reduction over keys (init true) of
+  // `logits == -inf` (compared in f32 or after extf to f64).
+  auto all = select->getInput(0)->get().getDefiningOp<linalg::GenericOp>();
+  if (!all || all.getNumDpsInputs() != 1 || all.getNumReductionLoops() != 1 ||
+      all.getNumLoops() != 4 ||
+      all.getIteratorTypesArray()[3] != utils::IteratorType::reduction)
+    return Value();
+  auto fill = all.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  APInt init;
+  if (!fill || !matchPattern(fill.getInputs()[0], m_ConstantInt(&init)) ||
+      init.isZero())
+    return Value();
+  Block *body = all.getBody();
+  auto andOp =
+      body->getTerminator()->getOperand(0).getDefiningOp<arith::AndIOp>();
+  if (!andOp)
+    return Value();
+  // `logits == -inf`, possibly compared after an extf to f64 in the body.
+  auto eq = all.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
+  if (!eq || eq.getNumDpsInputs() != 1 || eq.getNumResults() != 1 ||
+      !llvm::all_of(eq.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return Value();
+  Block *eqBody = eq.getBody();
+  auto cmp =
+      eqBody->getTerminator()->getOperand(0).getDefiningOp<arith::CmpFOp>();
+  if (!cmp || cmp.getPredicate() != arith::CmpFPredicate::OEQ)
+    return Value();
+  Value lhs = cmp.getLhs();
+  if (auto ext = lhs.getDefiningOp<arith::ExtFOp>())
+    lhs = ext.getIn();
+  std::optional<double> inf = getConstantFloat(cmp.getRhs());
+  if (lhs != eqBody->getArgument(0) || !inf || !std::isinf(*inf) || *inf > 0 ||
+      eqBody->getOperations().size() > 3)
+    return Value();
+  Value compared = eq.getDpsInputs()[0];
+  logitsOut = compared;
+  return select->getInput(2)->get();
 }
 
 struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
@@ -256,45 +414,59 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     auto [v, vGroups] = kvFromBatchOperand(pv.getDpsInputs()[1]);
     if (!probs || !v)
       return rewriter.notifyMatchFailure(pv, "not [B*H, S, S] x V");
+    Value guardedLogits;
+    if (Value inner = stripMaskedRowGuard(probs, guardedLogits))
+      probs = inner;
     Value logits = matchSoftmax(probs);
-    if (!logits)
+    if (!logits || (guardedLogits && guardedLogits != logits))
       return rewriter.notifyMatchFailure(pv, "no last-axis softmax");
     auto logitsType = cast<RankedTensorType>(logits.getType());
     if (!logitsType.hasStaticShape())
       return rewriter.notifyMatchFailure(pv, "dynamic logits");
-    int64_t hq = logitsType.getDimSize(1), sq = logitsType.getDimSize(2),
-            sk = logitsType.getDimSize(3);
+    LogitsSpace space{1,
+                      2,
+                      3,
+                      logitsType.getDimSize(1),
+                      logitsType.getDimSize(2),
+                      logitsType.getDimSize(3)};
+    int64_t batch = logitsType.getDimSize(0);
 
-    // Peel additive terms and scale factors down to Q K^T.
+    // Peel additive terms, masks and scale factors down to Q K^T.
     Terms terms;
     double scale = 1.0;
     Value x = logits;
+    bool merged = false; // in the [B*H, Sq, Sk] space of the scores
     linalg::BatchMatmulOp qk;
     while (!qk) {
-      if (auto expand = x.getDefiningOp<tensor::ExpandShapeOp>()) {
+      if (auto expand = x.getDefiningOp<tensor::ExpandShapeOp>();
+          expand && !merged) {
         if (expand.getReassociationIndices() !=
             SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}})
           return rewriter.notifyMatchFailure(pv, "scores not [B*H] batched");
-        qk = matchPlainBatchMatmul(expand.getSrc());
-        if (!qk)
-          return rewriter.notifyMatchFailure(pv, "scores not a batch matmul");
-        break;
+        x = expand.getSrc();
+        merged = true;
+        space = LogitsSpace{0, 1, 2, space.hq, space.sq, space.sk};
+      }
+      if (merged) {
+        if ((qk = matchPlainBatchMatmul(x)))
+          break;
+        // Terms on merged heads read the head from axis 0 only if B == 1.
+        if (batch != 1)
+          return rewriter.notifyMatchFailure(pv, "terms on B*H scores");
       }
       auto e = matchElementwise(x);
-      if (!e || e->getNumOperands() != 2)
+      if (!e)
         return rewriter.notifyMatchFailure(pv, "unknown logits term");
-      if (isa<arith::MulFOp, arith::DivFOp>(e->body)) {
-        // A scalar scale; terms already peeled would be scaled too, which
-        // only a mask (0 / -inf) survives.
-        unsigned t = e->getScalar(1) ? 0 : 1;
-        std::optional<double> c = e->getScalar(1 - t)
-                                      ? getConstantFloat(e->getScalar(1 - t))
-                                      : std::nullopt;
-        if (!c || !e->isIdentityInput(t) || *c <= 0.0 ||
-            (isa<arith::DivFOp>(e->body) && t != 0) || terms.alibi)
-          return rewriter.notifyMatchFailure(pv, "not a positive scale");
-        scale *= isa<arith::MulFOp>(e->body) ? *c : 1.0 / *c;
-        x = e->getInput(t)->get();
+      if (Value inner = peelScale(x, scale)) {
+        // Terms already peeled would be scaled too: only masks survive that.
+        if (terms.alibi)
+          return rewriter.notifyMatchFailure(pv, "scaled ALiBi term");
+        x = inner;
+        continue;
+      }
+      if (isa<arith::SelectOp>(e->body) && e->isIdentityInput(2) &&
+          succeeded(classifySelectMask(*e, space, terms))) {
+        x = e->getInput(2)->get();
         continue;
       }
       if (!isa<arith::AddFOp>(e->body) || !e->getInput(0) || !e->getInput(1))
@@ -305,9 +477,9 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
           continue;
         Value term = e->getInput(t)->get();
         AffineMap map = e->getMap(t);
-        if (succeeded(classifyMask(term, map, sq, sk, terms)) ||
+        if (succeeded(classifyMask(term, map, space, terms)) ||
             (scale == 1.0 &&
-             succeeded(classifyAlibi(term, map, hq, sq, sk, terms)))) {
+             succeeded(classifyAlibi(term, map, space, terms)))) {
           x = e->getInput(1 - t)->get();
           peeled = true;
         }
@@ -316,29 +488,44 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
         return rewriter.notifyMatchFailure(pv,
                                            "a term attention cannot express");
     }
-    // An ALiBi term added before the scale would have been scaled with it:
+    // An ALiBi term added before a scale would have been scaled with it:
     // classifyAlibi only runs while no scale has been peeled (scale == 1),
     // i.e. outside every multiply.
 
     Value q = collapsedFrom(qk.getDpsInputs()[0], {{0, 1}, {2}, {3}});
     Value kT = collapsedFrom(qk.getDpsInputs()[1], {{0, 1}, {2}, {3}});
-    auto transpose = kT ? kT.getDefiningOp<linalg::TransposeOp>() : nullptr;
-    if (!q || !transpose ||
-        transpose.getPermutation() != ArrayRef<int64_t>{0, 1, 3, 2})
+    if (!q || !kT)
       return rewriter.notifyMatchFailure(pv, "scores not Q x K^T");
-    auto [k, kGroups] = readThroughRepeatKv(transpose.getInput());
+    // SDPA's decomposition scales Q by sqrt(scale).
+    if (Value inner = peelScale(q, scale))
+      q = inner;
+    std::optional<KeyOperand> key = matchKey(kT, scale);
+    if (!key)
+      return rewriter.notifyMatchFailure(pv, "scores not Q x K^T");
     auto qType = cast<RankedTensorType>(q.getType());
-    auto kType = cast<RankedTensorType>(k.getType());
+    auto kType = cast<RankedTensorType>(key->key.getType());
     auto vType = cast<RankedTensorType>(v.getType());
-    if (kGroups != vGroups || kType.getDimSize(1) != vType.getDimSize(1) ||
+    int64_t kHeads = kType.getDimSize(key->fromTokenMajor ? 2 : 1);
+    int64_t hq = space.hq;
+    if (key->groups != vGroups || kHeads != vType.getDimSize(1) ||
         qType.getElementType() != kType.getElementType() ||
         qType.getElementType() != vType.getElementType() ||
-        qType.getDimSize(1) != hq || kType.getDimSize(1) * kGroups != hq)
+        qType.getDimSize(1) != hq || kHeads * key->groups != hq)
       return rewriter.notifyMatchFailure(pv, "K and V heads disagree");
 
     Location loc = pv.getLoc();
+    Value k = key->key;
+    if (key->fromTokenMajor) {
+      ArrayRef<int64_t> shape = kType.getShape();
+      SmallVector<int64_t> headMajor = {shape[0], shape[2], shape[1], shape[3]};
+      Value init = tensor::EmptyOp::create(rewriter, loc, headMajor,
+                                           kType.getElementType());
+      k = linalg::TransposeOp::create(rewriter, loc, k, init,
+                                      ArrayRef<int64_t>{0, 2, 1, 3})
+              ->getResult(0);
+    }
     auto resultType = RankedTensorType::get(
-        {qType.getDimSize(0), hq, sq, vType.getDimSize(3)},
+        {qType.getDimSize(0), hq, space.sq, vType.getDimSize(3)},
         qType.getElementType());
     double defaultScale = 1.0 / std::sqrt(double(qType.getDimSize(3)));
     FloatAttr scaleAttr;
@@ -365,7 +552,7 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     ++raised;
     if (terms.causal)
       ++causal;
-    if (kGroups > 1)
+    if (key->groups > 1)
       ++gqa;
     return success();
   }
