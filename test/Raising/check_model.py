@@ -2,7 +2,7 @@
 """Run an exported model through posenc-run and compare with torch's output.
 
     check_model.py MODEL_DIR POSENC_RUN [--tol 1e-4] [--flags "--threads=1 ..."]
-                   [--pre-pipeline PASSES] [-- EXTRA POSENC-RUN FLAGS...]
+                   [--pre-pipeline PASSES] [--mlir FILE] [-- EXTRA POSENC-RUN FLAGS...]
 
 MODEL_DIR holds model.mlir, arg0.npy .. argN-1.npy and out0.npy (written by
 scripts/export_hf_attention.py). Runs
@@ -42,6 +42,9 @@ def main() -> int:
                     help="passes to run before posenc-run's default pipeline, e.g. "
                     "'func.func(math-expand-ops{ops=fpowi})' (reads the default with "
                     "--print-pipeline and passes --pipeline=PRE,DEFAULT)")
+    ap.add_argument("--mlir", default="",
+                    help="run this file instead of MODEL_DIR/model.mlir (e.g. the "
+                    "model raised by posenc-opt), with MODEL_DIR's inputs and output")
     ap.add_argument("--timeout", type=float, default=300.0)
     opts = ap.parse_args(argv)
     extra = shlex.split(opts.flags) + extra
@@ -56,7 +59,7 @@ def main() -> int:
 
     d = opts.model_dir
     name = os.path.basename(os.path.normpath(d))
-    mlir = os.path.join(d, "model.mlir")
+    mlir = opts.mlir or os.path.join(d, "model.mlir")
     ref_path = os.path.join(d, "out0.npy")
     args = []
     while os.path.exists(os.path.join(d, f"arg{len(args)}.npy")):
