@@ -2,7 +2,9 @@
 //
 // Folds the rotary embeddings of Q and K into the posenc.attention that
 // consumes them, so that the lowering rotates tiles in the kernel instead of
-// writing rotated copies of Q and K to memory.
+// writing rotated copies of Q and K to memory. Rotaries applied before a
+// head transpose (GPT-J rotates [B, S, H, D], then transposes to
+// [B, H, S, D]) are first moved below it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +12,7 @@
 #include "posenc/Raising/Match.h"
 #include "posenc/Raising/Passes.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -125,6 +128,59 @@ struct FuseRotaryIntoAttention : OpRewritePattern<AttentionOp> {
   int64_t &count;
 };
 
+/// `transpose(rotary(x), perm)` as the query or key of an attention becomes
+/// `rotary(transpose(x, perm))` with the token axis `perm^-1(t)`, so that
+/// FuseRotaryIntoAttention sees the rotary on [B, H, S, D]. It lives here,
+/// not in posenc-raise-rotary: the key's head transpose is made by
+/// posenc-raise-attention (from the K^T transpose), after rotaries are
+/// raised. The rotation is per channel pair of the last axis and per token,
+/// so it commutes with any permutation that keeps the channel axis last and
+/// carries the token axis along; positions `[B, S]` also need the batch axis
+/// to stay first. Only a rotary with no other use moves (no rotation is
+/// duplicated); M-RoPE stays.
+struct SinkRotaryBelowTranspose : OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    for (Value operand : {op.getQuery(), op.getKey()}) {
+      auto transpose = operand.getDefiningOp<linalg::TransposeOp>();
+      if (!transpose)
+        continue;
+      auto rotary = transpose.getInput().getDefiningOp<RotaryOp>();
+      if (!rotary || !rotary->hasOneUse() || rotary.getMropeSections())
+        continue;
+      ArrayRef<int64_t> perm = transpose.getPermutation();
+      int64_t rank = perm.size();
+      if (perm.back() != rank - 1)
+        continue;
+      Value positions = rotary.getPositions();
+      if (positions &&
+          cast<RankedTensorType>(positions.getType()).getRank() == 2 &&
+          perm.front() != 0)
+        continue;
+      int64_t tokenAxis =
+          llvm::find(perm, rotary.getTokenAxis()) - perm.begin();
+      rewriter.setInsertionPoint(transpose);
+      auto moved = linalg::TransposeOp::create(rewriter, transpose.getLoc(),
+                                               rotary.getInput(),
+                                               transpose.getInit(), perm);
+      auto sunk = cast<RotaryOp>(rewriter.clone(*rotary));
+      sunk.getInputMutable().assign(moved.getResult()[0]);
+      sunk.getResult().setType(
+          cast<RankedTensorType>(moved.getResult()[0].getType()));
+      if (tokenAxis == rank - 2)
+        sunk.removeTokenDimAttr();
+      else
+        sunk.setTokenDim(tokenAxis);
+      rewriter.replaceOp(transpose, sunk.getResult());
+      rewriter.eraseOp(rotary);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "no transposed rotary operand");
+  }
+};
+
 struct PosEncFuseAttentionPass
     : posenc::impl::PosEncFuseAttentionBase<PosEncFuseAttentionPass> {
   using Base::Base;
@@ -133,6 +189,7 @@ struct PosEncFuseAttentionPass
     int64_t numFused = 0;
     RewritePatternSet patterns(&getContext());
     patterns.add<FuseRotaryIntoAttention>(&getContext(), numFused);
+    patterns.add<SinkRotaryBelowTranspose>(&getContext());
     GreedyRewriteConfig config;
     config.enableFolding(false);
     if (failed(

@@ -41,7 +41,9 @@ using namespace mlir::posenc::raising;
 namespace {
 
 /// What a cos or sin table is computed from:
-/// `[factor *] trig([concat(f, f) | f])`, `f = float(positions) * invFreq`.
+/// `[factor *] trig([concat(f, f) | repeat_interleave(f, 2) | f])`,
+/// `f = float(positions) * invFreq`; or the columns of a table `[P, C]`
+/// gathered by positions (GPT-J's `embed_positions`).
 struct TableSource {
   Value positions;    // integer [S] or [B, S]; null for an arange
   int64_t offset = 0; // first position of the arange
@@ -49,13 +51,177 @@ struct TableSource {
   Value factor;       // scalar attention factor, or null
   std::optional<double> factorValue; // its value when constant
   Value angles;                      // `f`, to check that cos and sin agree
+  Value table;                       // the gathered [P, C] table, or null
+  int64_t column = 0; // first of the rotary_dim/2 columns read from `table`
 };
 
+/// How a full-width table spreads rotary_dim/2 frequencies over the
+/// channels: half-split pairs `(i, i + r/2)` read `concat(f, f)`, interleaved
+/// pairs `(2i, 2i+1)` read `repeat_interleave(f, 2)`.
+enum class TableWidth { Half, Concat, Interleaved };
+
+/// `repeat_interleave(t, 2)` along the last dimension as importers
+/// materialize it: a copy generic that broadcasts `t` (`[..., w]`) over a new
+/// last dimension of size 2, collapsed into `[..., 2w]`. Returns `t`.
+Value matchRepeatInterleave(Value v) {
+  auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse)
+    return Value();
+  RankedTensorType srcType = collapse.getSrcType();
+  int64_t n = srcType.getRank() - 1; // rank of the result
+  SmallVector<ReassociationIndices> groups = collapse.getReassociationIndices();
+  if (n < 1 || srcType.getShape().back() != 2 || int64_t(groups.size()) != n)
+    return Value();
+  for (int64_t i = 0; i < n; ++i) {
+    ReassociationIndices expected{i};
+    if (i == n - 1)
+      expected.push_back(n);
+    if (groups[i] != expected)
+      return Value();
+  }
+  auto copy = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+  if (!copy || copy.getNumDpsInputs() != 1 || copy.getNumDpsInits() != 1 ||
+      copy.getNumParallelLoops() != copy.getNumLoops() ||
+      !copy.getIndexingMapsArray().back().isIdentity())
+    return Value();
+  Block *body = copy.getBody();
+  if (body->getOperations().size() != 1 ||
+      body->getTerminator()->getOperand(0) != body->getArgument(0))
+    return Value();
+  // The input is read at (d0, ..., d_{n-1}): the new last loop is the repeat;
+  // a unit input dimension may be read at 0.
+  OpOperand *in = copy.getDpsInputOperand(0);
+  auto inType = cast<RankedTensorType>(in->get().getType());
+  AffineMap map = copy.getMatchingIndexingMap(in);
+  if (inType.getRank() != n ||
+      inType.getShape() != srcType.getShape().drop_back())
+    return Value();
+  for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    auto cst = dyn_cast<AffineConstantExpr>(expr);
+    if (!(dim && dim.getPosition() == i) &&
+        !(cst && cst.getValue() == 0 && inType.getDimSize(i) == 1))
+      return Value();
+  }
+  return in->get();
+}
+
+/// Rows of a table `[P, C]` gathered by integer positions: an all-parallel
+/// generic whose body yields `tensor.extract %table[row, linalg.index last]`,
+/// `row` the position through an index cast and optionally PyTorch's
+/// negative-index wrap `pos < 0 ? pos + P : pos` (`wrap`).
+struct Gather {
+  Value table;
+  OpOperand *positions;
+  bool wrap = false;
+};
+std::optional<Gather> matchGather(Value v) {
+  auto generic = v.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || generic.getNumResults() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.getIndexingMapsArray().back().isIdentity())
+    return std::nullopt;
+  Block *body = generic.getBody();
+  // Bounds checks are the only effects allowed: they do not change values.
+  for (Operation &op : body->without_terminator())
+    if (!isPure(&op) && op.getName().getStringRef() != "cf.assert")
+      return std::nullopt;
+  auto extract =
+      body->getTerminator()->getOperand(0).getDefiningOp<tensor::ExtractOp>();
+  if (!extract || extract->getBlock() != body ||
+      extract.getIndices().size() != 2)
+    return std::nullopt;
+  Value table = extract.getTensor();
+  auto tableType = cast<RankedTensorType>(table.getType());
+  auto outType = cast<RankedTensorType>(v.getType());
+  if (generic->isAncestor(table.getParentRegion()->getParentOp()) ||
+      !tableType.hasStaticShape() || !outType.hasStaticShape() ||
+      outType.getShape().back() > tableType.getDimSize(1))
+    return std::nullopt;
+  auto column = extract.getIndices()[1].getDefiningOp<linalg::IndexOp>();
+  if (!column || int64_t(column.getDim()) != outType.getRank() - 1)
+    return std::nullopt;
+  Value row = extract.getIndices()[0];
+  if (auto cast = row.getDefiningOp<arith::IndexCastOp>())
+    row = cast.getIn();
+  bool wrap = false;
+  if (auto select = row.getDefiningOp<arith::SelectOp>()) {
+    Value pos = select.getFalseValue();
+    auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
+    auto add = select.getTrueValue().getDefiningOp<arith::AddIOp>();
+    APInt zero, rows;
+    if (!cmp || !add || cmp.getPredicate() != arith::CmpIPredicate::slt ||
+        cmp.getLhs() != pos ||
+        !matchPattern(cmp.getRhs(), m_ConstantInt(&zero)) || !zero.isZero())
+      return std::nullopt;
+    Value other = add.getLhs() == pos   ? add.getRhs()
+                  : add.getRhs() == pos ? add.getLhs()
+                                        : Value();
+    if (!other || !matchPattern(other, m_ConstantInt(&rows)) ||
+        rows.getSExtValue() != tableType.getDimSize(0))
+      return std::nullopt;
+    row = pos;
+    wrap = true;
+  }
+  auto arg = dyn_cast<BlockArgument>(row);
+  if (!arg || arg.getOwner() != body || arg.getArgNumber() != 0)
+    return std::nullopt;
+  return Gather{table, generic.getDpsInputOperand(0), wrap};
+}
+
+/// Reads a half-width table (`half` columns) as columns `[c, c + half)` of
+/// rows gathered from a table `[P, C]`. Positions must stay in `[0, P)`:
+/// an arange checked statically, or runtime positions without the
+/// negative-index wrap (outside `[0, P)` the gather is undefined; with the
+/// wrap, a negative position reads row `pos + P`, which no angle
+/// `pos * w` reproduces).
+std::optional<TableSource> matchGatheredTable(Value table, int64_t half) {
+  std::optional<LastDimSlice> slice =
+      matchLastDimSlice(stripUnitReshapes(table));
+  if (!slice || slice->size != half)
+    return std::nullopt;
+  Value gathered = stripUnitReshapes(slice->source);
+  std::optional<Gather> g = matchGather(gathered);
+  auto gatheredType = cast<RankedTensorType>(gathered.getType());
+  if (!g ||
+      gatheredType.getShape().back() !=
+          cast<RankedTensorType>(slice->source.getType()).getShape().back())
+    return std::nullopt;
+  // Row `s` of the gather holds the table row of position `s`.
+  SmallVector<unsigned> rowDims;
+  for (int64_t d = 0; d + 1 < gatheredType.getRank(); ++d)
+    if (gatheredType.getDimSize(d) != 1)
+      rowDims.push_back(d);
+  Value positions = g->positions->get();
+  auto posDims = nonUnitDims(cast<linalg::GenericOp>(gathered.getDefiningOp())
+                                 .getMatchingIndexingMap(g->positions),
+                             cast<ShapedType>(positions.getType()));
+  if (!posDims || *posDims != rowDims)
+    return std::nullopt;
+  TableSource src;
+  Value ints = stripUnitReshapes(positions);
+  int64_t rows = cast<RankedTensorType>(g->table.getType()).getDimSize(0);
+  if (std::optional<int64_t> start = matchArange(ints)) {
+    int64_t count = cast<RankedTensorType>(ints.getType()).getNumElements();
+    if (*start < 0 || *start > rows - count)
+      return std::nullopt;
+    src.offset = *start;
+  } else if (g->wrap) {
+    return std::nullopt;
+  } else {
+    src.positions = ints;
+  }
+  src.table = g->table;
+  src.column = slice->offset;
+  return src;
+}
+
 /// Reads `table` (the operand of the rotary multiply, unit reshapes already
-/// stripped) as `[factor *] TrigOp(...)` of angles; `fullWidth` tables repeat
-/// the angles: `concat(f, f)` (half-split pairs share a frequency).
+/// stripped) as `[factor *] TrigOp(...)` of angles; full-width tables repeat
+/// the angles per `width`.
 template <typename TrigOp>
-std::optional<TableSource> matchTable(Value table, bool fullWidth) {
+std::optional<TableSource> matchTable(Value table, TableWidth width) {
   Value v = stripUnitReshapes(table);
   // HF computes the tables in f32 and casts them to the activation type.
   if (auto cast = matchElementwise<arith::TruncFOp>(v);
@@ -83,11 +249,16 @@ std::optional<TableSource> matchTable(Value table, bool fullWidth) {
   if (!trig || !trig->isIdentityInput(0))
     return std::nullopt;
   Value angles = trig->getInput(0)->get();
-  if (fullWidth) {
+  if (width == TableWidth::Concat) {
     std::optional<SmallVector<Value>> halves = matchLastDimConcat(angles);
     if (!halves || halves->size() != 2 || (*halves)[0] != (*halves)[1])
       return std::nullopt;
     angles = (*halves)[0];
+  } else if (width == TableWidth::Interleaved) {
+    angles = matchRepeatInterleave(angles);
+    if (!angles)
+      return std::nullopt;
+    angles = stripUnitReshapes(angles);
   }
   src.angles = angles;
   auto product = matchElementwise<arith::MulFOp>(angles);
@@ -155,7 +326,8 @@ bool sameSource(const TableSource &a, const TableSource &b) {
     return cx && cy && *cx == *cy;
   };
   return a.positions == b.positions && a.offset == b.offset &&
-         a.invFreq == b.invFreq && sameFactor(a.factor, b.factor);
+         a.invFreq == b.invFreq && a.table == b.table &&
+         sameFactor(a.factor, b.factor);
 }
 
 /// A remark naming the unscaled ladder a constant inv_freq equals, if any.
@@ -194,12 +366,64 @@ void describeFrequencies(Operation *rotary, Value invFreq, int64_t rotaryDim) {
               "unscaled ladder), kept as a constant operand";
 }
 
+/// The f32 frequencies `w` of a gathered table whose columns `sinColumn + i`
+/// and `cosColumn + i` hold, in every row `p`, sin and cos of the f32 product
+/// `float(p) * w_i` (how HF builds GPT-J's `embed_positions`), each within 4
+/// ulps of the value computed in double from that f32 angle: then
+/// `posenc.rotary` with `inv_freq = w` reproduces every row of the table. Each
+/// `w_i` starts from `atan2` of row 1 and moves by ulps until all rows agree;
+/// nullopt when no `w_i` within 64 ulps of it explains the column pair.
+std::optional<SmallVector<float>>
+recoverFrequencies(ArrayRef<double> table, int64_t rows, int64_t columns,
+                   int64_t sinColumn, int64_t cosColumn, int64_t half) {
+  if (rows < 2)
+    return std::nullopt;
+  auto close = [](double actual, double expected) {
+    float e = std::abs(float(expected));
+    double ulp = double(std::nextafter(e, INFINITY)) - double(e);
+    return std::abs(actual - double(float(expected))) <= 4.0 * ulp;
+  };
+  auto explains = [&](float w, int64_t i) {
+    // The last rows have the largest angles: a wrong `w` fails there first.
+    for (int64_t p = rows - 1; p >= 0; --p) {
+      double angle = double(float(p) * w);
+      const double *row = table.data() + p * columns;
+      if (!close(row[sinColumn + i], std::sin(angle)) ||
+          !close(row[cosColumn + i], std::cos(angle)))
+        return false;
+    }
+    return true;
+  };
+  SmallVector<float> frequencies;
+  for (int64_t i = 0; i < half; ++i) {
+    double guess = std::atan2(table[columns + sinColumn + i],
+                              table[columns + cosColumn + i]);
+    if (!(guess > 0.0))
+      return std::nullopt;
+    float up = float(guess), down = up;
+    std::optional<float> found;
+    for (int step = 0; step <= 64 && !found; ++step) {
+      if (explains(up, i))
+        found = up;
+      else if (step > 0 && explains(down, i))
+        found = down;
+      up = std::nextafter(up, INFINITY);
+      down = std::nextafter(down, 0.0f);
+    }
+    if (!found)
+      return std::nullopt;
+    frequencies.push_back(*found);
+  }
+  return frequencies;
+}
+
 /// The pieces of a raised rotary, checked; building it is separate.
 struct RotaryMatch {
   Value input;
   int64_t rotaryDim;
   int64_t tokenDim;
-  TableSource source;
+  TableSource source;    // of the cos table
+  int64_t sinColumn = 0; // with a gathered table: the sin table's column
 };
 
 /// Builds `posenc.rotary` for `m` in place of `root`.
@@ -221,7 +445,64 @@ Value buildRotary(PatternRewriter &rewriter, Location loc, const RotaryMatch &m,
       return Value();
     return tensor::CollapseShapeOp::create(rewriter, loc, target, v, *groups);
   };
-  Value invFreq = collapseAll(m.source.invFreq, 1);
+  Value invFreq, cos, sin;
+  if (Value table = m.source.table) {
+    // A gathered table becomes inv_freq when it is sin/cos of f32
+    // frequencies (so that the rotary can fuse into attention), else the
+    // cos/sin tables cut from it (exact).
+    auto tableType = cast<RankedTensorType>(table.getType());
+    Type elementType = tableType.getElementType();
+    int64_t rows = tableType.getDimSize(0), columns = tableType.getDimSize(1);
+    int64_t half = m.rotaryDim / 2;
+    std::optional<SmallVector<double>> values = evaluateConstantTensor(table);
+    std::optional<SmallVector<float>> frequencies;
+    if (values && elementType.isF32())
+      frequencies = recoverFrequencies(*values, rows, columns, m.sinColumn,
+                                       m.source.column, half);
+    auto halfType = RankedTensorType::get({rows, half}, elementType);
+    // Constant tables are cut into new constants; others are copied out of
+    // the table: the CPU pipeline of LLVM 22 miscompiles a tensor.extract
+    // from a strided slice (the vectorizer's gather indices ignore the row
+    // stride).
+    auto columnsOf = [&](int64_t first) -> Value {
+      if (values) {
+        const auto &semantics =
+            cast<FloatType>(elementType).getFloatSemantics();
+        SmallVector<APFloat> cut;
+        for (int64_t p = 0; p < rows; ++p)
+          for (int64_t i = 0; i < half; ++i) {
+            APFloat x((*values)[p * columns + first + i]);
+            bool lost;
+            x.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+            cut.push_back(x);
+          }
+        return arith::ConstantOp::create(rewriter, loc,
+                                         DenseElementsAttr::get(halfType, cut));
+      }
+      SmallVector<OpFoldResult> offsets{rewriter.getIndexAttr(0),
+                                        rewriter.getIndexAttr(first)};
+      SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(rows),
+                                      rewriter.getIndexAttr(half)};
+      SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+      Value slice = tensor::ExtractSliceOp::create(rewriter, loc, table,
+                                                   offsets, sizes, strides);
+      Value init = tensor::EmptyOp::create(rewriter, loc, halfType.getShape(),
+                                           elementType);
+      return linalg::CopyOp::create(rewriter, loc, slice, init).getResult(0);
+    };
+    if (frequencies) {
+      invFreq = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(
+              RankedTensorType::get({half}, rewriter.getF32Type()),
+              ArrayRef<float>(*frequencies)));
+    } else {
+      cos = columnsOf(m.source.column);
+      sin = columnsOf(m.sinColumn);
+    }
+  } else {
+    invFreq = collapseAll(m.source.invFreq, 1);
+  }
   Value positions;
   if (m.source.positions) {
     bool batched = nonUnitShape(m.source.positions).size() == 2;
@@ -238,20 +519,40 @@ Value buildRotary(PatternRewriter &rewriter, Location loc, const RotaryMatch &m,
     factor = arith::ConstantOp::create(
         rewriter, loc, rewriter.getF32FloatAttr(*m.source.factorValue));
   auto rotary = RotaryOp::create(
-      rewriter, loc, inputType, m.input, invFreq, Value(), Value(), positions,
-      offset, factor, RotaryLayoutAttr::get(rewriter.getContext(), layout),
+      rewriter, loc, inputType, m.input, invFreq, cos, sin, positions, offset,
+      factor, RotaryLayoutAttr::get(rewriter.getContext(), layout),
       rewriter.getI64IntegerAttr(m.rotaryDim), tokenDim, nullptr, nullptr);
-  describeFrequencies(rotary, invFreq, m.rotaryDim);
+  if (invFreq)
+    describeFrequencies(rotary, invFreq, m.rotaryDim);
+  else
+    rotary->emitRemark("rotary raised with cos/sin tables sliced from the "
+                       "gathered table (not sin/cos of f32 frequencies)");
   return rotary;
+}
+
+/// Reads one rotary table operand per `width`. Interleaved tables may also
+/// repeat a half-width table, computed or gathered: `repeat_interleave(t, 2)`.
+template <typename TrigOp>
+std::optional<TableSource> matchAnyTable(Value table, TableWidth width,
+                                         int64_t rotaryDim) {
+  if (width == TableWidth::Interleaved)
+    if (Value halfTable = matchRepeatInterleave(stripUnitReshapes(table))) {
+      if (std::optional<TableSource> src =
+              matchGatheredTable(halfTable, rotaryDim / 2))
+        return src;
+      return matchTable<TrigOp>(halfTable, TableWidth::Half);
+    }
+  return matchTable<TrigOp>(table, width);
 }
 
 /// Checks the operands that the tables must satisfy for input `x` of the
 /// rotary multiply: both read through the same broadcast, both computed from
-/// the same angles, half-width or full-width per `fullWidth`.
+/// the same angles (or gathered from one table by the same positions),
+/// half-width or full-width per `width`.
 std::optional<RotaryMatch> matchTables(Value x, const Elementwise &cosMul,
                                        unsigned cosIdx,
                                        const Elementwise &sinMul,
-                                       unsigned sinIdx, bool fullWidth,
+                                       unsigned sinIdx, TableWidth width,
                                        int64_t rotaryDim) {
   OpOperand *cosIn = cosMul.getInput(cosIdx), *sinIn = sinMul.getInput(sinIdx);
   if (!cosIn || !sinIn || cosMul.getMap(cosIdx) != sinMul.getMap(sinIdx) ||
@@ -265,36 +566,90 @@ std::optional<RotaryMatch> matchTables(Value x, const Elementwise &cosMul,
   if (!token)
     return std::nullopt;
   std::optional<TableSource> c =
-      matchTable<math::CosOp>(cosIn->get(), fullWidth);
+      matchAnyTable<math::CosOp>(cosIn->get(), width, rotaryDim);
   std::optional<TableSource> s =
-      matchTable<math::SinOp>(sinIn->get(), fullWidth);
+      matchAnyTable<math::SinOp>(sinIn->get(), width, rotaryDim);
   if (!c || !s || !sameSource(*c, *s))
     return std::nullopt;
-  // Table width and frequency count agree with the rotated channels.
-  if (nonUnitShape(c->invFreq) != SmallVector<int64_t>{rotaryDim / 2})
+  // Table width and frequency count agree with the rotated channels (a
+  // gathered table's columns were checked against rotaryDim / 2).
+  if (!c->table &&
+      nonUnitShape(c->invFreq) != SmallVector<int64_t>{rotaryDim / 2})
     return std::nullopt;
-  return RotaryMatch{x, rotaryDim, *token, *c};
+  return RotaryMatch{x, rotaryDim, *token, *c, s->column};
 }
 
-/// `x * cos + rotate_half(x) * sin`, `rotate_half(x) = concat(-x2, x1)`.
-struct RaiseHalfSplit : OpRewritePattern<linalg::GenericOp> {
-  RaiseHalfSplit(MLIRContext *ctx, int64_t &count)
-      : OpRewritePattern(ctx), count(count) {}
+/// `x[..., offset::2]`: a stride-2 slice of the last dimension of `x` (the
+/// even or odd channels), every other dimension whole.
+bool isEvenOddSlice(Value v, Value x, int64_t offset) {
+  auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || slice.getSource() != x)
+    return false;
+  RankedTensorType srcType = slice.getSourceType();
+  int64_t rank = srcType.getRank();
+  if (slice.getResultType().getRank() != rank || !srcType.hasStaticShape())
+    return false;
+  ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+  ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  ArrayRef<int64_t> strides = slice.getStaticStrides();
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    if (offsets[d] != 0 || sizes[d] != srcType.getDimSize(d) || strides[d] != 1)
+      return false;
+  int64_t dim = srcType.getShape().back();
+  return dim % 2 == 0 && offsets.back() == offset && sizes.back() == dim / 2 &&
+         strides.back() == 2;
+}
 
-  static bool isRotateHalf(Value r, Value x) {
-    std::optional<SmallVector<Value>> pieces = matchLastDimConcat(r);
-    if (!pieces || pieces->size() != 2)
+/// `rotate_half(x) = concat(-x2, x1)` of the halves of the last dimension.
+bool isRotateHalf(Value r, Value x) {
+  std::optional<SmallVector<Value>> pieces = matchLastDimConcat(r);
+  if (!pieces || pieces->size() != 2)
+    return false;
+  Value negated;
+  if (!matchNegate((*pieces)[0], negated))
+    return false;
+  std::optional<LastDimSlice> hi = matchLastDimSlice(negated);
+  std::optional<LastDimSlice> lo = matchLastDimSlice((*pieces)[1]);
+  int64_t d = cast<RankedTensorType>(x.getType()).getShape().back();
+  return hi && lo && hi->source == x && lo->source == x && d % 2 == 0 &&
+         lo->offset == 0 && lo->size == d / 2 && hi->offset == d / 2 &&
+         hi->size == d / 2;
+}
+
+/// GPT-J's `rotate_every_two(x) = [-x1, x0, -x3, x2, ...]`: `-x[..., 1::2]`
+/// and `x[..., ::2]` each expanded by a unit last dimension, concatenated
+/// along it and collapsed back.
+bool isRotateEveryTwo(Value r, Value x) {
+  auto collapse = r.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse || collapse.getResultType() != x.getType())
+    return false;
+  int64_t n = collapse.getResultType().getRank();
+  SmallVector<ReassociationIndices> groups = collapse.getReassociationIndices();
+  for (int64_t i = 0; i < n; ++i) {
+    ReassociationIndices expected{i};
+    if (i == n - 1)
+      expected.push_back(n);
+    if (groups[i] != expected)
       return false;
-    Value negated;
-    if (!matchNegate((*pieces)[0], negated))
-      return false;
-    std::optional<LastDimSlice> hi = matchLastDimSlice(negated);
-    std::optional<LastDimSlice> lo = matchLastDimSlice((*pieces)[1]);
-    int64_t d = cast<RankedTensorType>(x.getType()).getShape().back();
-    return hi && lo && hi->source == x && lo->source == x && d % 2 == 0 &&
-           lo->offset == 0 && lo->size == d / 2 && hi->offset == d / 2 &&
-           hi->size == d / 2;
   }
+  std::optional<SmallVector<Value>> pieces =
+      matchLastDimConcat(collapse.getSrc());
+  if (!pieces || pieces->size() != 2 || llvm::any_of(*pieces, [](Value piece) {
+        return cast<RankedTensorType>(piece.getType()).getShape().back() != 1;
+      }))
+    return false;
+  Value negated;
+  return matchNegate(stripUnitReshapes((*pieces)[0]), negated) &&
+         isEvenOddSlice(stripUnitReshapes(negated), x, 1) &&
+         isEvenOddSlice(stripUnitReshapes((*pieces)[1]), x, 0);
+}
+
+/// `x * cos + rotate(x) * sin` with full-width tables: `rotate_half` and
+/// `concat(f, f)` tables (HF/NeoX half-split), or `rotate_every_two` and
+/// `repeat_interleave(f, 2)` tables (GPT-J interleaved).
+struct RaiseRotateAndAdd : OpRewritePattern<linalg::GenericOp> {
+  RaiseRotateAndAdd(MLIRContext *ctx, RotaryLayout layout, int64_t &count)
+      : OpRewritePattern(ctx), layout(layout), count(count) {}
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
@@ -302,6 +657,9 @@ struct RaiseHalfSplit : OpRewritePattern<linalg::GenericOp> {
         matchElementwise<arith::AddFOp>(op.getResult(0));
     if (!add || !add->isIdentityInput(0) || !add->isIdentityInput(1))
       return failure();
+    bool interleaved = layout == RotaryLayout::interleaved;
+    TableWidth width =
+        interleaved ? TableWidth::Interleaved : TableWidth::Concat;
     for (unsigned i = 0; i < 2; ++i) {
       auto cosMul = matchElementwise<arith::MulFOp>(add->getInput(i)->get());
       auto sinMul =
@@ -313,25 +671,30 @@ struct RaiseHalfSplit : OpRewritePattern<linalg::GenericOp> {
           continue;
         Value x = cosMul->getInput(j)->get();
         for (unsigned k = 0; k < 2; ++k) {
-          if (!sinMul->isIdentityInput(k) ||
-              !isRotateHalf(sinMul->getInput(k)->get(), x))
+          if (!sinMul->isIdentityInput(k))
+            continue;
+          Value rotated = sinMul->getInput(k)->get();
+          if (interleaved ? !isRotateEveryTwo(rotated, x)
+                          : !isRotateHalf(rotated, x))
             continue;
           int64_t d = cast<RankedTensorType>(x.getType()).getShape().back();
           std::optional<RotaryMatch> m =
-              matchTables(x, *cosMul, 1 - j, *sinMul, 1 - k,
-                          /*fullWidth=*/true, d);
+              matchTables(x, *cosMul, 1 - j, *sinMul, 1 - k, width, d);
           if (!m)
             continue;
-          rewriter.replaceOp(op, buildRotary(rewriter, op.getLoc(), *m,
-                                             RotaryLayout::half_split));
+          rewriter.replaceOp(op,
+                             buildRotary(rewriter, op.getLoc(), *m, layout));
           ++count;
           return success();
         }
       }
     }
-    return rewriter.notifyMatchFailure(op, "not a half-split rotary");
+    return rewriter.notifyMatchFailure(op, interleaved
+                                               ? "not an interleaved rotary"
+                                               : "not a half-split rotary");
   }
 
+  RotaryLayout layout;
   int64_t &count;
 };
 
@@ -404,7 +767,7 @@ struct RaiseHalves : OpRewritePattern<tensor::ConcatOp> {
       return rewriter.notifyMatchFailure(op, "tables differ between halves");
     std::optional<RotaryMatch> m =
         matchTables(x, first->first, first->firstTable, first->second,
-                    first->secondTable, /*fullWidth=*/false, d);
+                    first->secondTable, TableWidth::Half, d);
     if (!m)
       return rewriter.notifyMatchFailure(op, "tables not computed from angles");
     rewriter.replaceOp(
@@ -461,7 +824,9 @@ struct PosEncRaiseRotaryPass
     MLIRContext *ctx = &getContext();
     int64_t numRaised = 0, numPartial = 0;
     RewritePatternSet patterns(ctx);
-    patterns.add<RaiseHalfSplit, RaiseHalves>(ctx, numRaised);
+    patterns.add<RaiseRotateAndAdd>(ctx, RotaryLayout::half_split, numRaised);
+    patterns.add<RaiseRotateAndAdd>(ctx, RotaryLayout::interleaved, numRaised);
+    patterns.add<RaiseHalves>(ctx, numRaised);
     patterns.add<FoldPartialRotary>(ctx, numPartial);
     GreedyRewriteConfig config;
     config.enableFolding(false);

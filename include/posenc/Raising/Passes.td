@@ -25,17 +25,34 @@ def PosEncRaiseRotary : Pass<"posenc-raise-rotary"> {
     - the halves form (gpt-oss): `concat(x1 * cos - x2 * sin,
       x2 * cos + x1 * sin)` with `x1, x2` the halves of `x` and half-width
       tables;
+    - GPT-J interleaved: `x * cos + rotate_every_two(x) * sin` with
+      `rotate_every_two(x) = [-x1, x0, -x3, x2, ...]` (stride-2 slices,
+      stacked on a new last axis and collapsed) and tables repeated per pair
+      (`repeat_interleave(t, 2)`, materialized as a broadcast copy);
     - partial rotary: `concat(rotary(x[..., :r]), x[..., r:])` becomes one
       `posenc.rotary` with `rotary_dim = r`.
 
     The cos/sin tables must be computed in the IR from positions and
-    frequencies: `cos(concat(f, f))` (or `cos(f)` for half-width tables),
-    optionally times an attention factor, with `f = float(pos) * inv_freq`.
-    `inv_freq` (any 1-D f32/f64 tensor, typically a constant with the scaling
-    applied) becomes the rotary's `inv_freq` operand; a constant table that
-    equals the unscaled ladder of some `rope_theta` is reported in a remark.
+    frequencies: `cos(concat(f, f))` (or `cos(f)` for half-width tables;
+    `cos(repeat_interleave(f, 2))` or `repeat_interleave(cos(f), 2)` for
+    interleaved ones), optionally times an attention factor, with
+    `f = float(pos) * inv_freq`. `inv_freq` (any 1-D f32/f64 tensor,
+    typically a constant with the scaling applied) becomes the rotary's
+    `inv_freq` operand; a constant table that equals the unscaled ladder of
+    some `rope_theta` is reported in a remark.
     Positions that are an `arange` become the implicit `offset + s`; other
     integer positions become the `positions` operand.
+
+    Interleaved tables may instead be column halves of rows gathered from a
+    table `[P, C]` by positions (GPT-J's `embed_positions`, read through
+    PyTorch's negative-index wrap `pos < 0 ? pos + P : pos`). Positions must
+    stay in `[0, P)`: an `arange` checked statically, or runtime positions
+    without the wrap. A constant f32 table whose sin and cos columns equal,
+    in every row `p`, sin/cos of the f32 angle `float(p) * w_i` within 4 ulps
+    (`w_i` found from row 1 by `atan2`, then refined by ulps) becomes
+    `inv_freq(w)`, which posenc-fuse-attention can fuse; any other table
+    becomes `cos_sin` tables holding its columns (new constants, or copies of
+    a runtime table), exact but not fusable.
 
     Replaced ops that have no other users are erased by the greedy driver;
     ops shared with code that is not raised stay.
