@@ -67,6 +67,56 @@ def PosEncRaiseRotary : Pass<"posenc-raise-rotary"> {
   ];
 }
 
+def PosEncRaiseAbsolute : Pass<"posenc-raise-absolute"> {
+  let summary = "Raise absolute position embeddings into "
+                "posenc.learned_absolute and posenc.sinusoidal";
+  let description = [{
+    Recognizes absolute position embeddings as importers emit them:
+
+    - learned: `x + table[positions]`, an elementwise `arith.addf` (either
+      operand order) of `x` and the embedding gather, a `linalg.generic`
+      over `[..., S, D]` whose element is `tensor.extract %table[%pos, d]`
+      with `%pos` its integer input (through `index_cast`/`extsi`) and `d`
+      the last iteration index. Constant additions to the row become the
+      `offset`; positions that are an `arange` become the implicit
+      `offset + s`, other positions (`[S]` or `[B, S]`) the `positions`
+      operand. The gather's bounds `cf.assert`s (`0 <= pos < P`) are
+      dropped: `posenc.learned_absolute` checks the same bounds (in its
+      verifier when the positions are static, by a runtime assert in its
+      lowering otherwise). A gather with any other assert, a transposed or
+      shifted column, or a row computed otherwise is left alone. Ids that
+      are not an `arange` are taken for positions only when the gather has
+      no other use (a token embedding that is also a residual, as in
+      pre-norm models, stays) and not every token reads the same row (token
+      types). When both operands qualify (token and position embeddings),
+      the one indexed by an `arange`, else the second, is the position
+      embedding.
+    - sinusoidal: a `[P, d]` table computed from constants (usually one
+      constant) whose row `r` equals the `interleaved` or `concatenated`
+      encoding of position `r` for base 10000, or for the base its second
+      frequency implies, within the rounding of an f32 computation of it:
+      `4u * (1 + |angle| * (2 + |ln inv_freq|))` with `u` the unit roundoff
+      of the element type (2^-24 for f32), which torch's tables meet with a
+      margin of 3 and a base off by 1 or a swapped layout misses.
+      Rows `[k, k + S)` of it sliced and added to embeddings become
+      `posenc.sinusoidal offset(k)` (computed in f64, rounded once); as the
+      table of a `posenc.learned_absolute` (a gather by positions) it
+      becomes a `posenc.sinusoidal` of `[P, d]`.
+
+    `print-stats` counts raised gathers (`raised-learned-absolute`) and
+    tables (`raised-sinusoidal`); a gathered sinusoidal table counts in both.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::posenc::PosEncDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"printStats", "print-stats", "bool", /*default=*/"false",
+           "Print to stderr how many instances of each idiom were raised "
+           "(MLIR's -mlir-pass-statistics counts nothing in release builds "
+           "of LLVM)">
+  ];
+}
+
 def PosEncRaiseAttention : Pass<"posenc-raise-attention"> {
   let summary = "Raise decomposed scaled dot-product attention into "
                 "posenc.attention";
