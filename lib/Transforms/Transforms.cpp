@@ -3,6 +3,7 @@
 #include "posenc/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
@@ -68,6 +69,45 @@ mlir::posenc::tileToRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
   return tiles;
 }
 
+/// Reads `tensor.extract %slice[i...]` of a `tensor.extract_slice` as
+/// `tensor.extract %source[offset + i * stride...]`. MLIR 22 vectorizes such
+/// an extract into a vector.gather whose indices, after bufferization, are
+/// applied to the strided view as if it were contiguous (a silent
+/// miscompile of posenc.rotary with column slices of a cos/sin table; fixed
+/// upstream after 22); reading the source avoids the view.
+static void foldSlicesIntoExtracts(RewriterBase &rewriter,
+                                   linalg::LinalgOp tile) {
+  SmallVector<tensor::ExtractOp> extracts;
+  tile.getBlock()->walk([&](tensor::ExtractOp op) {
+    if (op.getTensor().getDefiningOp<tensor::ExtractSliceOp>())
+      extracts.push_back(op);
+  });
+  for (tensor::ExtractOp extract : extracts) {
+    auto slice = extract.getTensor().getDefiningOp<tensor::ExtractSliceOp>();
+    rewriter.setInsertionPoint(extract);
+    Location loc = extract.getLoc();
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+    SmallVector<OpFoldResult> strides = slice.getMixedStrides();
+    SmallVector<Value> indices;
+    unsigned next = 0;
+    for (unsigned d = 0; d < offsets.size(); ++d) {
+      Value offset = getValueOrCreateConstantIndexOp(rewriter, loc, offsets[d]);
+      if (dropped.test(d)) {
+        indices.push_back(offset);
+        continue;
+      }
+      Value index = extract.getIndices()[next++];
+      Value stride = getValueOrCreateConstantIndexOp(rewriter, loc, strides[d]);
+      indices.push_back(arith::AddIOp::create(
+          rewriter, loc, offset,
+          arith::MulIOp::create(rewriter, loc, index, stride)));
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExtractOp>(extract, slice.getSource(),
+                                                   indices);
+  }
+}
+
 LogicalResult mlir::posenc::vectorizeTile(RewriterBase &rewriter,
                                           linalg::LinalgOp tile,
                                           ArrayRef<int64_t> vectorSizes) {
@@ -80,6 +120,7 @@ LogicalResult mlir::posenc::vectorizeTile(RewriterBase &rewriter,
   if (needsMask && llvm::any_of(tile.getBlock()->getOperations(),
                                 llvm::IsaPred<tensor::ExtractOp>))
     return failure();
+  foldSlicesIntoExtracts(rewriter, tile);
   rewriter.setInsertionPoint(tile);
   SmallVector<bool> scalable(vectorSizes.size(), false);
   FailureOr<linalg::VectorizationResult> result =
