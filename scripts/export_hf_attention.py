@@ -14,19 +14,24 @@ test/Raising/Models/<name>/:
   out0.npy     torch's fp32 output of the same wrapper on those arguments
 
 and test/Raising/Models/MANIFEST.md (configs, argument order, versions).
+A module with ops of dialects posenc does not register (tm_tensor) is
+re-printed by posenc-opt so that only those ops are in generic form: posenc
+tools read it with --allow-unregistered-dialect.
 Regenerating gives byte-identical files (seeded, single-threaded torch).
 
     python3 scripts/export_hf_attention.py            # all models
     python3 scripts/export_hf_attention.py gpt2 mpt    # some of them
 
-Requirements: requirements-hf.txt (torch, transformers) and
-requirements-raising.txt (torch-mlir).
+Requirements: requirements-hf.txt (torch, transformers),
+requirements-raising.txt (torch-mlir) and a built posenc-opt
+(build/bin/posenc-opt, or --posenc-opt PATH).
 """
 
 import argparse
 import dataclasses
 import json
 import os
+import subprocess
 import sys
 from typing import Callable
 
@@ -257,8 +262,9 @@ SPECS = [
         encoding="ALiBi (BLOOM form: slopes x (cumsum(attention_mask)-1), added with "
         "baddbmm), MHA 4",
         notes="BloomModel always builds ALiBi from `attention_mask.cumsum(-1)` (it makes an "
-        "all-ones mask when none is given), which torch-mlir lowers to `tm_tensor.scan`; "
-        "here the mask is a constant, so the scan's input is a constant too.",
+        "all-ones mask when none is given), which torch-mlir lowers to `tm_tensor.scan` "
+        "(generic form, see above); here the mask is a constant, so the scan's input is a "
+        "constant too, and posenc-raise-alibi evaluates it and erases the scan.",
     ),
     Spec(
         name="mpt",
@@ -337,7 +343,8 @@ SPECS = [
         "per-head attention sinks, 4-expert top-2 MoE",
         notes="`experts_implementation=\"batched_mm\"`: the default (`grouped_mm`) uses "
         "`aten.histc`, which torch-mlir cannot lower. The router's top-k becomes "
-        "`tm_tensor.sort` (see gpt_oss_nomoe for a form posenc tools can parse).",
+        "`tm_tensor.sort` (generic form, see above; posenc-run cannot compile it: see "
+        "gpt_oss_nomoe for a form it can).",
     ),
     Spec(
         name="gpt_oss_nomoe",
@@ -374,7 +381,7 @@ SPECS = [
         "per-head attention sinks",
         notes="Fallback form: the whole GptOssModel, but `layers[0].mlp` (the MoE) is "
         "replaced by a function returning zeros (no parameters), because the MoE's "
-        "top-k routing exports as `tm_tensor.sort`, which posenc tools cannot parse. "
+        "top-k routing exports as `tm_tensor.sort`, which posenc-run cannot compile. "
         "Embedding, RoPE, mask, sinks attention and norms are HF's own code.",
         patch=drop_moe,
     ),
@@ -457,11 +464,49 @@ def param_roles(model: nn.Module) -> dict:
     return roles
 
 
-def export(spec: Spec, wrapper: nn.Module, args) -> str:
+def registered_dialects(posenc_opt: str) -> set:
+    """The dialects posenc-opt registers (its --show-dialects line)."""
+    out = subprocess.run([posenc_opt, "--show-dialects"], capture_output=True,
+                         text=True, check=True).stdout
+    for line in out.splitlines():
+        if line.startswith("Available Dialects:"):
+            return set(line.split(":", 1)[1].strip().split(","))
+    raise RuntimeError(f"cannot read the dialects of {posenc_opt}")
+
+
+def foreign_ops(module, known: set) -> list:
+    """Names of the ops in `module` whose dialect posenc does not register."""
+    from torch_mlir import ir
+
+    names = set()
+
+    def visit(op):
+        name = op.name
+        if name.split(".", 1)[0] not in known:
+            names.add(name)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return sorted(names)
+
+
+def export(spec: Spec, wrapper: nn.Module, args, posenc_opt: str) -> str:
     module = fx.export_and_import(
         wrapper, *args, output_type="linalg-on-tensors", func_name=spec.name
     )
-    return str(module)
+    if not foreign_ops(module, registered_dialects(posenc_opt)):
+        return str(module)
+    # Ops of dialects posenc does not register (torch-mlir's tm_tensor.scan,
+    # tm_tensor.sort) can only be read back in generic form, and then only
+    # with --allow-unregistered-dialect. MLIR prints a whole module either
+    # generic or custom, so print it generic and let posenc-opt re-print it:
+    # registered ops come back in custom form, the foreign ones stay generic.
+    generic = module.operation.get_asm(print_generic_op_form=True)
+    proc = subprocess.run([posenc_opt, "--allow-unregistered-dialect"], input=generic,
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{posenc_opt} cannot re-print {spec.name}:\n{proc.stderr}")
+    return proc.stdout.rstrip("\n") + "\n"
 
 
 def write_if_changed(path: str, data: bytes) -> None:
@@ -481,11 +526,11 @@ def npy_bytes(a: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-def run_one(spec: Spec) -> dict:
+def run_one(spec: Spec, posenc_opt: str) -> dict:
     cfg, wrapper, args, arg_names = build(spec)
     with torch.no_grad():
         out = wrapper(*args)
-        ir = export(spec, wrapper, args)
+        ir = export(spec, wrapper, args, posenc_opt)
     d = os.path.join(OUT_DIR, spec.name)
     os.makedirs(d, exist_ok=True)
     header = (
@@ -561,6 +606,15 @@ def manifest(results) -> str:
         "(`find_packed_sequence_indices`: cumsum of position-id differences), which",
         "torch-mlir lowers to `tm_tensor.scan`.",
         "",
+        "Ops of dialects posenc does not register (torch-mlir's `tm_tensor.scan` in bloom,",
+        "`tm_tensor.sort` in gpt_oss) have no custom syntax posenc can parse: such a module",
+        "is printed in generic form and re-printed by `posenc-opt",
+        "--allow-unregistered-dialect`, so registered ops are in custom form and only the",
+        "foreign ops are generic. posenc-opt reads these two files with",
+        "`--allow-unregistered-dialect`; posenc-run has no such flag, so it reads bloom only",
+        "once raised (posenc-raise-alibi erases the dead scan) and never gpt_oss.",
+        "Regenerating needs a built `build/bin/posenc-opt` (or `--posenc-opt PATH`).",
+        "",
         "Files per model: `model.mlir` (one public function `@<name>`), `argN.npy` (the",
         "N-th function argument), `out0.npy` (torch's fp32 `last_hidden_state` of the",
         "wrapper on those arguments, single-threaded). Check with",
@@ -618,6 +672,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("models", nargs="*", help="subset of: " + " ".join(s.name for s in SPECS))
     ap.add_argument("--no-manifest", action="store_true")
+    ap.add_argument("--posenc-opt", default=os.path.join(ROOT, "build", "bin", "posenc-opt"),
+                    help="posenc-opt binary: which dialects posenc registers, and the "
+                    "printer of modules with foreign ops (default: build/bin/posenc-opt)")
     opts = ap.parse_args()
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
@@ -629,7 +686,7 @@ def main() -> int:
     for spec in SPECS:
         if spec.name not in wanted:
             continue
-        r = run_one(spec)
+        r = run_one(spec, opts.posenc_opt)
         print(f"{spec.name}: {r['ir_bytes']} bytes of IR, {len(r['args'])} arguments",
               flush=True)
         results.append(r)

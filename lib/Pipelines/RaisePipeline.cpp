@@ -20,6 +20,7 @@ void mlir::posenc::buildRaisePipeline(OpPassManager &pm,
   // use); CSE lets the patterns compare values instead of structures.
   nested.addPass(createCSEPass());
   nested.addPass(createPosEncRaiseRotary({options.printStats}));
+  nested.addPass(createPosEncRaiseAlibi({options.printStats}));
   nested.addPass(createPosEncRaiseAbsolute({options.printStats}));
   nested.addPass(createCSEPass());
   nested.addPass(createPosEncRaiseAttention({options.printStats}));

@@ -3,6 +3,8 @@
 #include "posenc/Raising/Match.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -324,6 +326,63 @@ std::optional<int64_t> raising::matchArange(Value v) {
   return values[0];
 }
 
+std::optional<CumsumScan> raising::matchCumsumScan(Operation *op) {
+  if (!op || op->getName().getStringRef() != "tm_tensor.scan" ||
+      op->getNumOperands() != 3 || op->getNumResults() != 2 ||
+      op->getNumRegions() != 1 || !op->getRegion(0).hasOneBlock())
+    return std::nullopt;
+  // Inherent attributes of an unregistered op are its properties; getAttr
+  // reads them there.
+  auto dim = dyn_cast_or_null<IntegerAttr>(op->getAttr("dimension"));
+  auto inclusive = dyn_cast_or_null<BoolAttr>(op->getAttr("inclusive"));
+  auto segments =
+      dyn_cast_or_null<DenseI32ArrayAttr>(op->getAttr("operandSegmentSizes"));
+  if (!dim || !inclusive || !segments ||
+      segments.asArrayRef() != ArrayRef<int32_t>{1, 2})
+    return std::nullopt;
+  // ins(input) outs(output, accumulator): the output is the input's type,
+  // the accumulator drops the scanned dimension.
+  auto type = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto accType = dyn_cast<RankedTensorType>(op->getOperand(2).getType());
+  int64_t d = dim.getInt();
+  if (!type || !accType || d < 0 || d >= type.getRank() ||
+      op->getOperand(1).getType() != type ||
+      op->getResult(0).getType() != type ||
+      op->getResult(1).getType() != accType ||
+      accType.getRank() + 1 != type.getRank() ||
+      accType.getElementType() != type.getElementType())
+    return std::nullopt;
+  // The region adds the running value and the element, nothing else.
+  Block &body = op->getRegion(0).front();
+  if (body.getNumArguments() != 2 || body.getOperations().size() != 2)
+    return std::nullopt;
+  Operation &add = body.front();
+  Operation *yield = body.getTerminator();
+  if (!isa<arith::AddIOp, arith::AddFOp>(add) ||
+      yield->getName().getStringRef() != "tm_tensor.yield" ||
+      yield->getNumOperands() != 1 ||
+      yield->getOperand(0) != add.getResult(0) ||
+      !llvm::is_contained(add.getOperands(), body.getArgument(0)) ||
+      !llvm::is_contained(add.getOperands(), body.getArgument(1)) ||
+      add.getResult(0).getType() != type.getElementType())
+    return std::nullopt;
+  return CumsumScan{op->getOperand(0), op->getOperand(2), d,
+                    inclusive.getValue()};
+}
+
+/// `x` rounded to the float type `type` as a program computing in it rounds
+/// (integers and f64 stay).
+static double roundTo(Type type, double x) {
+  auto floatType = dyn_cast<FloatType>(type);
+  if (!floatType || floatType.isF64())
+    return x;
+  APFloat value(x);
+  bool lost;
+  value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &lost);
+  return value.convertToDouble();
+}
+
 namespace {
 /// Evaluates static tensors computed from constants (see
 /// evaluateConstantTensor); memoized per value.
@@ -369,7 +428,48 @@ private:
     }
     if (auto generic = dyn_cast<linalg::GenericOp>(def))
       return evalGeneric(generic, cast<OpResult>(v).getResultNumber());
+    if (std::optional<CumsumScan> scan = matchCumsumScan(def);
+        scan && cast<OpResult>(v).getResultNumber() == 0)
+      return evalCumsum(*scan, type);
     return std::nullopt;
+  }
+
+  /// The running sums of a cumsum scan, each rounded to the element type.
+  std::optional<SmallVector<double>> evalCumsum(const CumsumScan &scan,
+                                                RankedTensorType type) {
+    const SmallVector<double> *in = eval(scan.input);
+    const SmallVector<double> *acc =
+        scan.inclusive ? nullptr : eval(scan.accumulator);
+    if (!in || (!scan.inclusive && !acc))
+      return std::nullopt;
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t len = shape[scan.dimension], inner = 1;
+    for (int64_t d = scan.dimension + 1; d < type.getRank(); ++d)
+      inner *= shape[d];
+    int64_t n = type.getNumElements();
+    SmallVector<double> out(n);
+    if (n == 0)
+      return out;
+    Type elementType = type.getElementType();
+    for (int64_t outer = 0; outer < n / (len * inner); ++outer) {
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t base = outer * len * inner + i;
+        // inclusive: out[t] = out[t-1] + in[t]; exclusive: out[0] = acc,
+        // out[t] = out[t-1] + in[t-1].
+        double sum = scan.inclusive ? 0.0 : (*acc)[outer * inner + i];
+        for (int64_t t = 0; t < len; ++t) {
+          double x = (*in)[base + t * inner];
+          if (scan.inclusive) {
+            sum = t == 0 ? x : roundTo(elementType, sum + x);
+            out[base + t * inner] = sum;
+          } else {
+            out[base + t * inner] = sum;
+            sum = roundTo(elementType, sum + x);
+          }
+        }
+      }
+    }
+    return out;
   }
 
   static std::optional<double> scalarConstant(Value v) {
@@ -479,6 +579,14 @@ private:
       return scalarConstant(v);
     };
     for (Operation &op : body.without_terminator()) {
+      // A guard (torch-mlir's nonzero check before a division) changes no
+      // value; evaluation fails where it is false.
+      if (auto check = dyn_cast<cf::AssertOp>(op)) {
+        std::optional<double> cond = get(check.getArg());
+        if (!cond || *cond == 0)
+          return false;
+        continue;
+      }
       if (op.getNumResults() != 1)
         return false;
       Value r = op.getResult(0);
@@ -508,7 +616,29 @@ private:
     return true;
   }
 
+  /// `op` on `a`, rounded to its float result type as the program rounds.
   static std::optional<double> apply(Operation &op, ArrayRef<double> a) {
+    std::optional<double> r = applyExact(op, a);
+    if (!r || op.getNumResults() != 1)
+      return r;
+    return roundTo(op.getResult(0).getType(), *r);
+  }
+
+  static std::optional<double> applyExact(Operation &op, ArrayRef<double> a) {
+    if (isa<math::PowFOp>(op))
+      return std::pow(a[0], a[1]);
+    if (isa<math::AbsFOp, math::AbsIOp>(op))
+      return std::abs(a[0]);
+    // Narrowing an index to i32 (torch-mlir's int32 aranges): exact when
+    // the value fits, as it does for any position.
+    if (auto trunc = dyn_cast<arith::TruncIOp>(op)) {
+      unsigned width =
+          getElementTypeOrSelf(trunc.getType()).getIntOrFloatBitWidth();
+      if (width < 2 || width > 53 ||
+          std::abs(a[0]) >= std::ldexp(1.0, int(width) - 1))
+        return std::nullopt;
+      return a[0];
+    }
     if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp, arith::SIToFPOp,
             arith::UIToFPOp, arith::ExtFOp>(op))
       return a[0];

@@ -274,12 +274,28 @@ LogicalResult classifySelectMask(const Elementwise &select,
   return success();
 }
 
+/// True when `alibi` biases the logits as posenc.attention's alibi would,
+/// with query positions `i + Sk - Sq` (the causal mask's alignment) and key
+/// positions `j`, up to what softmax cancels. A key-linear bias reads no
+/// query position, and key positions `c + j` (MPT's `k - (Sk - 1)`) add
+/// `slope * c` to every logit of a row: softmax cancels it exactly in real
+/// arithmetic (in f32 the logits round differently, by an ulp of their
+/// magnitude).
+bool hasAttentionPositions(AlibiOp alibi, const LogitsSpace &space) {
+  if (alibi.getAlignment() != Alignment::bottom_right && space.sq != space.sk)
+    return false;
+  if (alibi.getForm() == AlibiForm::key_linear)
+    return !alibi.getKPositions() ||
+           matchArange(alibi.getKPositions()).has_value();
+  return !alibi.getQPositions() && !alibi.getKPositions();
+}
+
 /// A posenc.alibi bias `[B?, H, Sq?, Sk]` read with heads on the head axis
-/// and keys on the key axis, from default positions.
+/// and keys on the key axis, from the attention's positions.
 LogicalResult classifyAlibi(Value term, AffineMap map, const LogitsSpace &space,
                             Terms &terms) {
   auto alibi = stripUnitReshapes(term).getDefiningOp<AlibiOp>();
-  if (!alibi || terms.alibi || alibi.getQPositions() || alibi.getKPositions())
+  if (!alibi || terms.alibi || !hasAttentionPositions(alibi, space))
     return failure();
   std::optional<SmallVector<unsigned>> dims =
       nonUnitDims(map, cast<ShapedType>(term.getType()));

@@ -91,13 +91,29 @@ std::optional<SmallVector<unsigned>> nonUnitDims(AffineMap map,
 std::optional<int64_t> matchArange(Value v);
 
 /// The elements of a statically shaped tensor that the IR computes from
-/// constants alone (constants, fills, reshapes and all-parallel generics of
-/// index and scalar arithmetic: how importers build masks and position
-/// tables), in row-major order, as doubles (integers exactly up to 2^53, i1
-/// as 0/1); nullopt when it depends on anything else or has more than
-/// `maxElements` elements.
+/// constants alone (constants, fills, reshapes, cumsum scans and
+/// all-parallel generics of index and scalar arithmetic: how importers build
+/// masks, position tables and ALiBi slopes), in row-major order, as doubles
+/// (integers exactly up to 2^53, i1 as 0/1; float results rounded to their
+/// type at each step); nullopt when it depends on anything else or has more
+/// than `maxElements` elements.
 std::optional<SmallVector<double>>
 evaluateConstantTensor(Value v, int64_t maxElements = int64_t(1) << 20);
+
+/// torch-mlir's `tm_tensor.scan` computing a cumulative sum: ins(input)
+/// outs(output, accumulator), a region that adds its two arguments. posenc
+/// does not register TMTensor, so the op is read by name (from generic form,
+/// with --allow-unregistered-dialect): importers emit it for `cumsum`, e.g.
+/// BLOOM's ALiBi positions `cumsum(attention_mask) - 1` on a constant mask.
+/// It reads and writes nothing but its tensors, which MLIR cannot know of an
+/// unregistered op.
+struct CumsumScan {
+  Value input;
+  Value accumulator; // the first element of an exclusive scan
+  int64_t dimension;
+  bool inclusive;
+};
+std::optional<CumsumScan> matchCumsumScan(Operation *op);
 
 } // namespace raising
 } // namespace posenc

@@ -67,6 +67,64 @@ def PosEncRaiseRotary : Pass<"posenc-raise-rotary"> {
   ];
 }
 
+def PosEncRaiseAlibi : Pass<"posenc-raise-alibi"> {
+  let summary = "Raise ALiBi bias constructions into posenc.alibi";
+  let description = [{
+    Recognizes the ALiBi bias as importers emit it: one all-parallel f32
+    `linalg.generic` computing `slope[h] * float(pos)` (optionally negated),
+    `slope` an f32 input varying along one axis (the heads) and `pos` an
+    integer (through `sitofp`) or float input varying along the keys and
+    possibly the queries and a batch axis. Both factors must be computed
+    from constants alone; they are evaluated like masks
+    (`evaluateConstantTensor`): constant tables, `pow` ladders (BLOOM's
+    `base^(1..H)` in f64, MPT's `1 / 2^(k * 8 / H)` behind a `cf.assert`
+    that the evaluator checks), aranges, and BLOOM's key positions
+    `(cumsum(mask) - 1) * mask` of a constant mask (`tm_tensor.scan`, see
+    below). The replacement computes the same f32 values:
+
+    - `key_linear` when the bias does not depend on the query and the
+      positions are `c + j`: `k_positions` implicit for `c = 0`, else a
+      constant `[Sk]` tensor;
+    - `symmetric` when it is `-slope * |q - j|` with `q = i + a`: alignment
+      `bottom_right` for `a = Sk - Sq`, `top_left` for `a = 0`, else a
+      constant `q_positions` tensor.
+
+    Anything else is left alone: positions that are not an arange (or differ
+    between batch entries), a query-dependent term other than `-|i - j|`,
+    slopes of mixed sign or not constant. Slopes become
+    `#posenc.alibi_slopes<num_heads = H>` when every one equals posenc's
+    formula for `H` heads in f32 (with `max_bias = b` for another `b` that
+    is a multiple of 1/256, e.g. MPT's `alibi_bias_max = 16`), else a
+    constant slopes tensor. The `posenc.alibi` is `[B?, H, Sq, Sk]` (`Sq = 1`
+    for a bias without a query axis, no `B` for one batch entry), reshaped
+    (unit dimensions only) to the replaced shape.
+
+    A last-axis `tensor.extract_slice` of a raised bias becomes the
+    `posenc.alibi` of the sliced key positions: MPT's
+    `slope * arange(1 - max_seq_len, 1)[-Sk:]`, i.e. `slope * (j - (Sk - 1))`,
+    is `key_linear` with constant `k_positions` `[1 - Sk, ..., 0]`. In
+    attention logits such a bias differs from `slope * j` by `slope * c`, the
+    same for every key of a row, which softmax cancels (exactly in real
+    arithmetic), so posenc-raise-attention takes it as its implicit `j`.
+
+    Cleanup that MLIR's dead-code elimination cannot do: a `tm_tensor.scan`
+    cumulative sum left without users is erased (TMTensor is not registered,
+    so the op arrives in generic form and is matched by name; MLIR keeps
+    unregistered ops as it cannot know they have no side effects), and so is
+    a generic without users whose only side effects are `cf.assert` guards
+    that hold at every point (MPT's slope computation).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::posenc::PosEncDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"printStats", "print-stats", "bool", /*default=*/"false",
+           "Print to stderr how many instances of each idiom were raised "
+           "(MLIR's -mlir-pass-statistics counts nothing in release builds "
+           "of LLVM)">
+  ];
+}
+
 def PosEncRaiseAbsolute : Pass<"posenc-raise-absolute"> {
   let summary = "Raise absolute position embeddings into "
                 "posenc.learned_absolute and posenc.sinusoidal";
@@ -131,8 +189,12 @@ def PosEncRaiseAttention : Pass<"posenc-raise-attention"> {
 
     Additive terms it can express: a causal mask (a constant lower-triangular
     0/-inf tensor, or one built from index comparisons `j > i`), and a
-    `posenc.alibi` bias (raised by posenc-raise-alibi). Any other term (a
-    padding mask, a learned bias) leaves the attention decomposed.
+    `posenc.alibi` bias (raised by posenc-raise-alibi) with the attention's
+    positions; a key-linear bias may have key positions `c + j` (MPT's
+    `j - (Sk - 1)`): the attention uses `j`, which changes every logit of a
+    row by the same `slope * c`, cancelled by softmax (exactly in real
+    arithmetic). Any other term (a padding mask, a learned bias) leaves the
+    attention decomposed.
   }];
   let dependentDialects = ["::mlir::posenc::PosEncDialect",
                            "::mlir::tensor::TensorDialect"];

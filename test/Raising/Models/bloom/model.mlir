@@ -162,11 +162,11 @@ module {
     %28 = linalg.fill ins(%c0_i64 : i64) outs(%27 : tensor<1x16xi64>) -> tensor<1x16xi64>
     %29 = tensor.empty() : tensor<1xi64>
     %30 = linalg.fill ins(%c0_i64 : i64) outs(%29 : tensor<1xi64>) -> tensor<1xi64>
-    %31:2 = tm_tensor.scan dimension(1) inclusive(true) ins(%cst_14 : tensor<1x16xi64>) outs(%28, %30 : tensor<1x16xi64>, tensor<1xi64>) {
+    %31:2 = "tm_tensor.scan"(%cst_14, %28, %30) <{dimension = 1 : i64, inclusive = true, operandSegmentSizes = array<i32: 1, 2>}> ({
     ^bb0(%arg18: i64, %arg19: i64):
       %148 = arith.addi %arg18, %arg19 : i64
-      tm_tensor.yield %148 : i64
-    } -> tensor<1x16xi64>, tensor<1xi64>
+      "tm_tensor.yield"(%148) : (i64) -> ()
+    }) : (tensor<1x16xi64>, tensor<1x16xi64>, tensor<1xi64>) -> (tensor<1x16xi64>, tensor<1xi64>)
     %32 = linalg.generic {indexing_maps = [#map6, #map6], iterator_types = ["parallel", "parallel"]} ins(%31#0 : tensor<1x16xi64>) outs(%27 : tensor<1x16xi64>) {
     ^bb0(%in: i64, %out: i64):
       %148 = arith.subi %in, %c1_i64 : i64

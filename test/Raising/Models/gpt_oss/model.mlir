@@ -456,11 +456,11 @@ module {
       %153 = arith.index_cast %152 : index to i64
       linalg.yield %153 : i64
     } -> tensor<16x4xi64>
-    %105:2 = tm_tensor.sort dimension(1) outs(%102, %104 : tensor<16x4xf32>, tensor<16x4xi64>) {
+    %105:2 = "tm_tensor.sort"(%102, %104) <{dimension = 1 : i64, operandSegmentSizes = array<i32: 0, 2>}> ({
     ^bb0(%arg20: f32, %arg21: f32, %arg22: i64, %arg23: i64):
       %152 = arith.cmpf oge, %arg20, %arg21 : f32
-      tm_tensor.yield %152 : i1
-    } -> tensor<16x4xf32>, tensor<16x4xi64>
+      "tm_tensor.yield"(%152) : (i1) -> ()
+    }) : (tensor<16x4xf32>, tensor<16x4xi64>) -> (tensor<16x4xf32>, tensor<16x4xi64>)
     %extracted_slice_49 = tensor.extract_slice %105#0[0, 0] [16, 2] [1, 1] : tensor<16x4xf32> to tensor<16x2xf32>
     %extracted_slice_50 = tensor.extract_slice %105#1[0, 0] [16, 2] [1, 1] : tensor<16x4xi64> to tensor<16x2xi64>
     %106 = linalg.fill ins(%c0_i64 : i64) outs(%2 : tensor<16xi64>) -> tensor<16xi64>

@@ -1,0 +1,524 @@
+//===- RaiseAlibi.cpp - the posenc-raise-alibi pass -----------------------===//
+//
+// Importers build the ALiBi bias as `slope[h] * float(pos)` from slopes and
+// positions that are themselves computed from constants (a pow ladder, an
+// arange, a cumsum of a constant mask). This pass evaluates both factors,
+// checks that the product is a bias posenc.alibi computes bit for bit, and
+// replaces it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "posenc/IR/PosEncNumerics.h"
+#include "posenc/IR/PosEncOps.h"
+#include "posenc/Raising/Match.h"
+#include "posenc/Raising/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+#define DEBUG_TYPE "posenc-raise-alibi"
+
+namespace mlir {
+namespace posenc {
+#define GEN_PASS_DEF_POSENCRAISEALIBI
+#include "posenc/Raising/Passes.h.inc"
+} // namespace posenc
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::posenc;
+using namespace mlir::posenc::raising;
+
+namespace {
+
+/// What the pass did, for print-stats.
+struct Counts {
+  int64_t raised = 0, configSlopes = 0, slices = 0, scans = 0;
+};
+
+/// `v` reshaped to `type`, which differs from it only by unit dimensions:
+/// collapsed to the common non-unit shape, then expanded.
+Value reshapeUnitDims(PatternRewriter &rewriter, Location loc, Value v,
+                      RankedTensorType type) {
+  auto groupsOf = [](ArrayRef<int64_t> shape) {
+    SmallVector<ReassociationIndices> groups;
+    ReassociationIndices pending;
+    for (int64_t d = 0, e = shape.size(); d < e; ++d) {
+      pending.push_back(d);
+      if (shape[d] != 1) {
+        groups.push_back(pending);
+        pending.clear();
+      }
+    }
+    if (!groups.empty())
+      groups.back().append(pending.begin(), pending.end());
+    return groups;
+  };
+  auto srcType = cast<RankedTensorType>(v.getType());
+  if (srcType == type)
+    return v;
+  SmallVector<int64_t> common = nonUnitShape(v);
+  auto commonType = RankedTensorType::get(common, type.getElementType());
+  if (srcType != commonType)
+    v = tensor::CollapseShapeOp::create(rewriter, loc, commonType, v,
+                                        groupsOf(srcType.getShape()));
+  if (commonType != type)
+    v = tensor::ExpandShapeOp::create(rewriter, loc, type, v,
+                                      groupsOf(type.getShape()));
+  return v;
+}
+
+bool isArangeFrom(ArrayRef<int64_t> values, int64_t start) {
+  for (auto [i, x] : llvm::enumerate(values))
+    if (x != start + int64_t(i))
+      return false;
+  return true;
+}
+
+Value createPositions(PatternRewriter &rewriter, Location loc,
+                      ArrayRef<int64_t> values) {
+  auto type =
+      RankedTensorType::get({int64_t(values.size())}, rewriter.getI64Type());
+  return arith::ConstantOp::create(rewriter, loc,
+                                   DenseIntElementsAttr::get(type, values));
+}
+
+/// A posenc.alibi of `type` ([B?, H, Sq, Sk]) whose bias at (i, j) uses
+/// query position `qPos[i]` (symmetric only) and key position `kPos[j]`,
+/// with positions implicit where the op's defaults give them.
+AlibiOp createAlibi(PatternRewriter &rewriter, Location loc,
+                    RankedTensorType type, AlibiSlopesAttr config, Value slopes,
+                    AlibiForm form, ArrayRef<int64_t> qPos,
+                    ArrayRef<int64_t> kPos) {
+  int64_t sq = type.getDimSize(type.getRank() - 2);
+  int64_t sk = type.getDimSize(type.getRank() - 1);
+  SmallVector<int64_t> q(qPos), k(kPos);
+  // |q - k| only sees the difference: shift key aranges to start at 0.
+  if (form == AlibiForm::symmetric && isArangeFrom(k, k.front())) {
+    int64_t shift = k.front();
+    for (int64_t &x : q)
+      x -= shift;
+    for (int64_t &x : k)
+      x -= shift;
+  }
+  Value kOperand =
+      isArangeFrom(k, 0) ? Value() : createPositions(rewriter, loc, k);
+  Value qOperand;
+  Alignment alignment = Alignment::bottom_right;
+  if (form == AlibiForm::symmetric) {
+    if (isArangeFrom(q, sk - sq))
+      alignment = Alignment::bottom_right;
+    else if (isArangeFrom(q, 0))
+      alignment = Alignment::top_left;
+    else
+      qOperand = createPositions(rewriter, loc, q);
+  }
+  return AlibiOp::create(rewriter, loc, type, slopes, qOperand, kOperand,
+                         config, form, alignment);
+}
+
+/// The `max_bias` for which posenc's slope formula gives exactly `slopes`
+/// (as f32) for `slopes.size()` heads: the usual 8, or the one the first
+/// slope implies (`slope_0 = 2^(-b/c)`) rounded to a multiple of 1/256
+/// (MPT's `alibi_bias_max = 16`). Any geometric ladder fits some real `b`;
+/// only round ones are what a model configured.
+std::optional<double> matchSlopeConfig(ArrayRef<double> slopes) {
+  int64_t heads = slopes.size();
+  double c = double(int64_t(1) << llvm::Log2_64(heads));
+  double implied = -c * std::log2(slopes.front());
+  for (double maxBias : {8.0, std::round(implied * 256.0) / 256.0}) {
+    if (!std::isfinite(maxBias) || maxBias <= 0.0)
+      continue;
+    bool equal = true;
+    for (int64_t h = 0; h < heads && equal; ++h)
+      equal = float(alibiSlope(h, heads, maxBias)) == float(slopes[h]);
+    if (equal)
+      return maxBias;
+  }
+  return std::nullopt;
+}
+
+/// The two factors of `[-](a * b)` in a generic's body, each read from an
+/// input directly or through `sitofp`.
+struct Factor {
+  OpOperand *input;
+  bool converted;
+};
+struct Product {
+  Factor lhs, rhs;
+  bool negated;
+};
+
+std::optional<Product> matchProduct(linalg::GenericOp generic) {
+  if (generic.getNumDpsInputs() != 2 || generic.getNumResults() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.getIndexingMapsArray().back().isIdentity())
+    return std::nullopt;
+  Block *body = generic.getBody();
+  Value y = body->getTerminator()->getOperand(0);
+  bool negated = false;
+  if (auto neg = y.getDefiningOp<arith::NegFOp>()) {
+    y = neg.getOperand();
+    negated = true;
+  }
+  auto mul = y.getDefiningOp<arith::MulFOp>();
+  if (!mul || mul->getBlock() != body)
+    return std::nullopt;
+  auto read = [&](Value v) -> std::optional<Factor> {
+    bool converted = false;
+    if (auto toFloat = v.getDefiningOp<arith::SIToFPOp>();
+        toFloat && toFloat->getBlock() == body) {
+      v = toFloat.getIn();
+      converted = true;
+    }
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || arg.getOwner() != body ||
+        arg.getArgNumber() >= generic.getNumDpsInputs())
+      return std::nullopt;
+    return Factor{generic.getDpsInputOperand(arg.getArgNumber()), converted};
+  };
+  std::optional<Factor> lhs = read(mul.getLhs()), rhs = read(mul.getRhs());
+  if (!lhs || !rhs || lhs->input == rhs->input)
+    return std::nullopt;
+  // Nothing else in the body: the multiply, its casts, the negation.
+  size_t ops = 1 + negated + lhs->converted + rhs->converted;
+  if (body->getOperations().size() != ops + 1)
+    return std::nullopt;
+  return Product{*lhs, *rhs, negated};
+}
+
+/// The axes of a bias `[..., Sk]`: heads (the slopes' only axis), an
+/// optional batch axis before them, an optional query axis between heads and
+/// keys; every other axis has size 1.
+struct BiasAxes {
+  unsigned head, key;
+  std::optional<unsigned> batch, query;
+};
+
+std::optional<BiasAxes> matchAxes(ArrayRef<int64_t> shape, unsigned head,
+                                  ArrayRef<unsigned> positionDims) {
+  unsigned key = shape.size() - 1;
+  if (head >= key || shape[key] == 1 ||
+      !llvm::is_contained(positionDims, key) ||
+      llvm::is_contained(positionDims, head))
+    return std::nullopt;
+  BiasAxes axes{head, key, std::nullopt, std::nullopt};
+  for (unsigned d = 0; d < key; ++d) {
+    if (d == head || shape[d] == 1)
+      continue;
+    std::optional<unsigned> &axis = d < head ? axes.batch : axes.query;
+    if (axis)
+      return std::nullopt;
+    axis = d;
+  }
+  for (unsigned d : positionDims)
+    if (d != key && d != axes.batch && d != axes.query)
+      return std::nullopt;
+  return axes;
+}
+
+/// `slope[h] * float(pos)` over `[B?, H, Sq?, Sk]` (unit dimensions
+/// anywhere) with slopes and positions computed from constants.
+struct RaiseAlibiProduct : OpRewritePattern<linalg::GenericOp> {
+  RaiseAlibiProduct(MLIRContext *ctx, Counts &counts)
+      : OpRewritePattern(ctx), counts(counts) {}
+
+  LogicalResult matchAndRewrite(linalg::GenericOp generic,
+                                PatternRewriter &rewriter) const override {
+    std::optional<Product> product = matchProduct(generic);
+    if (!product)
+      return failure();
+    auto type = dyn_cast<RankedTensorType>(generic.getResult(0).getType());
+    if (!type || !type.hasStaticShape() || !type.getElementType().isF32() ||
+        type.getRank() < 2)
+      return failure();
+    for (auto [slopes, positions] : {std::pair(product->lhs, product->rhs),
+                                     std::pair(product->rhs, product->lhs)})
+      if (succeeded(
+              raise(generic, slopes, positions, product->negated, rewriter)))
+        return success();
+    return rewriter.notifyMatchFailure(generic, "not an ALiBi bias");
+  }
+
+  LogicalResult raise(linalg::GenericOp generic, Factor slopes,
+                      Factor positions, bool negated,
+                      PatternRewriter &rewriter) const {
+    auto type = cast<RankedTensorType>(generic.getResult(0).getType());
+    ArrayRef<int64_t> shape = type.getShape();
+    Value slopeInput = slopes.input->get(), posInput = positions.input->get();
+    auto slopeType = dyn_cast<RankedTensorType>(slopeInput.getType());
+    auto posType = dyn_cast<RankedTensorType>(posInput.getType());
+    if (!slopeType || !posType || slopes.converted ||
+        !slopeType.getElementType().isF32() ||
+        (!positions.converted && !posType.getElementType().isF32()))
+      return failure();
+    AffineMap slopeMap = generic.getMatchingIndexingMap(slopes.input);
+    AffineMap posMap = generic.getMatchingIndexingMap(positions.input);
+    std::optional<SmallVector<unsigned>> slopeDims =
+        nonUnitDims(slopeMap, slopeType);
+    std::optional<SmallVector<unsigned>> posDims = nonUnitDims(posMap, posType);
+    if (!slopeDims || slopeDims->size() != 1 || !posDims)
+      return failure();
+    std::optional<BiasAxes> axes =
+        matchAxes(shape, slopeDims->front(), *posDims);
+    if (!axes)
+      return failure();
+
+    // Evaluation is capped at each factor's own size, so that activations
+    // (larger than a slope or position table) fail at once.
+    std::optional<SmallVector<double>> slopeValues =
+        evaluateConstantTensor(slopeInput, slopeType.getNumElements());
+    if (!slopeValues)
+      return failure();
+    std::optional<SmallVector<double>> posValues =
+        evaluateConstantTensor(posInput, posType.getNumElements());
+    if (!posValues)
+      return failure();
+
+    int64_t batch = axes->batch ? shape[*axes->batch] : 1;
+    int64_t heads = shape[axes->head];
+    int64_t sq = axes->query ? shape[*axes->query] : 1;
+    int64_t sk = shape[axes->key];
+    // A negative slope ladder times negated positions is the same product;
+    // exact, as f32 negation is.
+    SmallVector<double> slopeList(*slopeValues);
+    double sign = negated ? -1.0 : 1.0;
+    if (llvm::all_of(slopeList, [](double s) { return s < 0.0; })) {
+      for (double &s : slopeList)
+        s = -s;
+      sign = -sign;
+    }
+    if (!llvm::all_of(slopeList,
+                      [](double s) { return s > 0.0 && std::isfinite(s); }))
+      return failure();
+
+    // pos[i][j], the same for every batch entry.
+    SmallVector<int64_t> point(shape.size(), 0);
+    auto posAt = [&](int64_t b, int64_t i, int64_t j) -> double {
+      if (axes->batch)
+        point[*axes->batch] = b;
+      if (axes->query)
+        point[*axes->query] = i;
+      point[axes->key] = j;
+      SmallVector<int64_t> at = posMap.compose(point);
+      int64_t offset = 0;
+      for (auto [x, size] : llvm::zip_equal(at, posType.getShape()))
+        offset = offset * size + x;
+      return (*posValues)[offset];
+    };
+    SmallVector<SmallVector<int64_t>> pos(sq, SmallVector<int64_t>(sk));
+    for (int64_t i = 0; i < sq; ++i) {
+      for (int64_t j = 0; j < sk; ++j) {
+        double p = posAt(0, i, j);
+        // Integer positions, exactly representable in f32 (as sitofp of
+        // them is in the bias and in posenc.alibi alike).
+        if (p != std::trunc(p) || std::abs(p) > double(1 << 24))
+          return failure();
+        for (int64_t b = 1; b < batch; ++b)
+          if (posAt(b, i, j) != p)
+            return failure();
+        pos[i][j] = int64_t(sign * p);
+      }
+    }
+
+    // key_linear: `slope * (c + j)` on every row.
+    AlibiForm form = AlibiForm::key_linear;
+    SmallVector<int64_t> qPos, kPos(pos.front());
+    bool rowsEqual = llvm::all_equal(pos);
+    if (!rowsEqual || !isArangeFrom(kPos, kPos.front())) {
+      // symmetric: `-slope * |i + a - j|`.
+      form = AlibiForm::symmetric;
+      std::optional<int64_t> shift;
+      for (int64_t a : {-pos[0][0], pos[0][0]}) {
+        bool ok = true;
+        for (int64_t i = 0; i < sq && ok; ++i)
+          for (int64_t j = 0; j < sk && ok; ++j)
+            ok = pos[i][j] == -std::abs(i + a - j);
+        if (ok) {
+          shift = a;
+          break;
+        }
+      }
+      if (!shift)
+        return failure();
+      qPos = llvm::to_vector(llvm::seq<int64_t>(*shift, *shift + sq));
+      kPos = llvm::to_vector(llvm::seq<int64_t>(0, sk));
+    }
+
+    Location loc = generic.getLoc();
+    AlibiSlopesAttr config;
+    Value slopeTensor;
+    if (std::optional<double> maxBias = matchSlopeConfig(slopeList)) {
+      config = AlibiSlopesAttr::get(rewriter.getContext(), heads,
+                                    /*headOffset=*/0, *maxBias);
+      ++counts.configSlopes;
+    } else {
+      auto slopesType = RankedTensorType::get({heads}, rewriter.getF32Type());
+      SmallVector<float> values(slopeList.begin(), slopeList.end());
+      slopeTensor = arith::ConstantOp::create(
+          rewriter, loc, DenseFPElementsAttr::get(slopesType, values));
+    }
+    SmallVector<int64_t> alibiShape;
+    if (batch != 1)
+      alibiShape.push_back(batch);
+    alibiShape.append({heads, sq, sk});
+    auto alibiType = RankedTensorType::get(alibiShape, rewriter.getF32Type());
+    AlibiOp alibi = createAlibi(rewriter, loc, alibiType, config, slopeTensor,
+                                form, qPos, kPos);
+    rewriter.replaceOp(generic, reshapeUnitDims(rewriter, loc, alibi, type));
+    ++counts.raised;
+    return success();
+  }
+
+  Counts &counts;
+};
+
+/// The integer values of a 1-D positions operand.
+std::optional<SmallVector<int64_t>> evaluatePositions(Value v) {
+  if (cast<RankedTensorType>(v.getType()).getRank() != 1)
+    return std::nullopt;
+  std::optional<SmallVector<double>> values = evaluateConstantTensor(v);
+  if (!values)
+    return std::nullopt;
+  return llvm::map_to_vector(*values, [](double x) { return int64_t(x); });
+}
+
+/// `alibi[..., offset:offset+size]` (through unit reshapes) is the posenc.alibi
+/// of the sliced key positions.
+struct FoldAlibiKeySlice : OpRewritePattern<tensor::ExtractSliceOp> {
+  FoldAlibiKeySlice(MLIRContext *ctx, Counts &counts)
+      : OpRewritePattern(ctx), counts(counts) {}
+
+  LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    std::optional<LastDimSlice> keys = matchLastDimSlice(slice.getResult());
+    if (!keys || keys->size == 0)
+      return failure();
+    auto alibi = stripUnitReshapes(keys->source).getDefiningOp<AlibiOp>();
+    if (!alibi)
+      return failure();
+    RankedTensorType type = alibi.getResult().getType();
+    int64_t rank = type.getRank();
+    int64_t sq = type.getDimSize(rank - 2), sk = type.getDimSize(rank - 1);
+    // The sliced axis is the keys: the last non-unit axis on both sides.
+    auto sourceType = cast<RankedTensorType>(keys->source.getType());
+    if (!type.hasStaticShape() || sk == 1 || sourceType.getShape().back() != sk)
+      return failure();
+
+    // Positions as the op defines them, then sliced.
+    SmallVector<int64_t> kPos = llvm::to_vector(llvm::seq<int64_t>(0, sk));
+    if (Value k = alibi.getKPositions()) {
+      std::optional<SmallVector<int64_t>> values = evaluatePositions(k);
+      if (!values)
+        return failure();
+      kPos = *values;
+    }
+    SmallVector<int64_t> qPos;
+    if (alibi.getForm() == AlibiForm::symmetric) {
+      if (Value q = alibi.getQPositions()) {
+        std::optional<SmallVector<int64_t>> values = evaluatePositions(q);
+        if (!values)
+          return failure();
+        qPos = *values;
+      } else {
+        int64_t shift =
+            alibi.getAlignment() == Alignment::bottom_right ? sk - sq : 0;
+        qPos = llvm::to_vector(llvm::seq<int64_t>(shift, shift + sq));
+      }
+    }
+    ArrayRef<int64_t> sliced = ArrayRef(kPos).slice(keys->offset, keys->size);
+
+    SmallVector<int64_t> shape(type.getShape());
+    shape.back() = keys->size;
+    auto slicedType = RankedTensorType::get(shape, type.getElementType());
+    AlibiOp folded =
+        createAlibi(rewriter, slice.getLoc(), slicedType, alibi.getConfigAttr(),
+                    alibi.getSlopes(), alibi.getForm(), qPos, sliced);
+    rewriter.replaceOp(slice, reshapeUnitDims(rewriter, slice.getLoc(), folded,
+                                              slice.getResultType()));
+    ++counts.slices;
+    return success();
+  }
+
+  Counts &counts;
+};
+
+/// A `tm_tensor.scan` cumulative sum without users: MLIR keeps unregistered
+/// ops whatever their uses; this one only computes its results.
+struct EraseDeadCumsum : RewritePattern {
+  EraseDeadCumsum(MLIRContext *ctx, Counts &counts)
+      : RewritePattern("tm_tensor.scan", /*benefit=*/1, ctx), counts(counts) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!op->use_empty() || !matchCumsumScan(op))
+      return failure();
+    rewriter.eraseOp(op);
+    ++counts.scans;
+    return success();
+  }
+
+  Counts &counts;
+};
+
+/// A generic without users whose only effects are `cf.assert` guards, which
+/// the evaluator checks at every point (MPT's nonzero check before the
+/// reciprocal of its slope powers): no guard can fail, so it goes like any
+/// dead pure op.
+struct EraseDeadCheckedGeneric : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp generic,
+                                PatternRewriter &rewriter) const override {
+    if (!generic->use_empty() || generic.getNumResults() == 0 ||
+        !generic.hasPureTensorSemantics())
+      return failure();
+    bool guarded = false;
+    for (Operation &op : generic.getBody()->without_terminator()) {
+      if (isa<cf::AssertOp>(op))
+        guarded = true;
+      else if (!isPure(&op))
+        return failure();
+    }
+    if (!guarded || !evaluateConstantTensor(generic.getResult(0)))
+      return failure();
+    rewriter.eraseOp(generic);
+    return success();
+  }
+};
+
+struct PosEncRaiseAlibiPass
+    : posenc::impl::PosEncRaiseAlibiBase<PosEncRaiseAlibiPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    Counts counts;
+    RewritePatternSet patterns(ctx);
+    patterns.add<RaiseAlibiProduct, FoldAlibiKeySlice, EraseDeadCumsum>(ctx,
+                                                                        counts);
+    patterns.add<EraseDeadCheckedGeneric>(ctx);
+    GreedyRewriteConfig config;
+    config.enableFolding(false);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+      signalPassFailure();
+    if (printStats)
+      llvm::errs() << "posenc-raise-alibi: " << counts.raised
+                   << " raised-alibi, " << counts.configSlopes
+                   << " raised-slope-configs, " << counts.slices
+                   << " folded-key-slices, " << counts.scans
+                   << " erased-scans\n";
+  }
+};
+
+} // namespace
