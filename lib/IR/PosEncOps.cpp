@@ -578,5 +578,12 @@ LogicalResult AttentionOp::verify() {
   if (getKPositions() && failed(verifyPositions(*this, "k_positions",
                                                 getKPositions(), k[0], k[2])))
     return failure();
+  // One sink logit per query head; the lowering reads sinks[h] unchecked.
+  if (Value sinks = getSinks()) {
+    auto type = cast<RankedTensorType>(sinks.getType());
+    if (type.isDynamicDim(0) || type.getDimSize(0) != q[1])
+      return emitOpError("sinks must have one entry per query head (")
+             << q[1] << "), got " << type;
+  }
   return success();
 }

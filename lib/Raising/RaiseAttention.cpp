@@ -557,10 +557,10 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
       form = terms.alibi.getForm();
       alignment = terms.alibi.getAlignment();
     }
-    auto attention = AttentionOp::create(rewriter, loc, resultType, q, k, v,
-                                         Value(), Value(), alibiSlopes, Value(),
-                                         Value(), scaleAttr, terms.causal,
-                                         nullptr, alibiConfig, form, alignment);
+    auto attention = AttentionOp::create(
+        rewriter, loc, resultType, q, k, v, Value(), Value(), alibiSlopes,
+        Value(), Value(), Value(), scaleAttr, terms.causal, nullptr,
+        alibiConfig, form, alignment);
     Value collapsed = tensor::CollapseShapeOp::create(
         rewriter, loc, pv.getResult(0).getType(), attention,
         SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});

@@ -666,7 +666,7 @@ func.func @attention_scale(%q: tensor<1x8x16x64xf32>) {
 
 func.func @attention_rope_without_freqs(%q: tensor<1x8x16x64xf32>) {
   // expected-error @+1 {{rope configuration needs an inv_freq operand}}
-  %0 = "posenc.attention"(%q, %q, %q) <{rope = #posenc.rope<layout = half_split, rotary_dim = 64>, alibi_form = #posenc<alibi_form symmetric>, alignment = #posenc<alignment bottom_right>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0>}> : (tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>) -> tensor<1x8x16x64xf32>
+  %0 = "posenc.attention"(%q, %q, %q) <{rope = #posenc.rope<layout = half_split, rotary_dim = 64>, alibi_form = #posenc<alibi_form symmetric>, alignment = #posenc<alignment bottom_right>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0>}> : (tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>) -> tensor<1x8x16x64xf32>
   return
 }
 
@@ -674,7 +674,7 @@ func.func @attention_rope_without_freqs(%q: tensor<1x8x16x64xf32>) {
 
 func.func @attention_freqs_without_rope(%q: tensor<1x8x16x64xf32>, %f: tensor<32xf32>) {
   // expected-error @+1 {{inv_freq and attention_factor need a rope configuration}}
-  %0 = "posenc.attention"(%q, %q, %q, %f) <{alibi_form = #posenc<alibi_form symmetric>, alignment = #posenc<alignment bottom_right>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0>}> : (tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<32xf32>) -> tensor<1x8x16x64xf32>
+  %0 = "posenc.attention"(%q, %q, %q, %f) <{alibi_form = #posenc<alibi_form symmetric>, alignment = #posenc<alignment bottom_right>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0>}> : (tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<32xf32>) -> tensor<1x8x16x64xf32>
   return
 }
 
@@ -714,7 +714,7 @@ func.func @attention_alibi_slopes(%q: tensor<1x8x16x64xf32>, %s: tensor<4xf32>) 
 
 func.func @attention_alibi_two_sources(%q: tensor<1x8x16x64xf32>, %s: tensor<8xf32>) {
   // expected-error @+1 {{needs exactly one slope source}}
-  %0 = "posenc.attention"(%q, %q, %q, %s) <{alibi = #posenc.alibi_slopes<num_heads = 8>, alibi_form = #posenc<alibi_form symmetric>, alignment = #posenc<alignment bottom_right>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 0, 0>}> : (tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<8xf32>) -> tensor<1x8x16x64xf32>
+  %0 = "posenc.attention"(%q, %q, %q, %s) <{alibi = #posenc.alibi_slopes<num_heads = 8>, alibi_form = #posenc<alibi_form symmetric>, alignment = #posenc<alignment bottom_right>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 0, 0, 0>}> : (tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<8xf32>) -> tensor<1x8x16x64xf32>
   return
 }
 
@@ -765,5 +765,29 @@ func.func @attention_dynamic_value_heads(%q: tensor<1x8x16x64xf32>, %k: tensor<1
 func.func @attention_dynamic_result_heads(%q: tensor<1x8x16x64xf32>, %k: tensor<1x2x16x64xf32>) {
   // expected-error @+1 {{but the result has a dynamic head count: 'tensor<1x?x16x64xf32>'}}
   %0 = posenc.attention %q, %k, %k : tensor<1x8x16x64xf32>, tensor<1x2x16x64xf32>, tensor<1x2x16x64xf32> -> tensor<1x?x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_sinks_heads(%q: tensor<1x8x16x64xf32>, %k: tensor<1x2x16x64xf32>, %s: tensor<2xf32>) {
+  // expected-error @+1 {{'posenc.attention' op sinks must have one entry per query head (8), got 'tensor<2xf32>'}}
+  %0 = posenc.attention %q, %k, %k sinks(%s : tensor<2xf32>) : tensor<1x8x16x64xf32>, tensor<1x2x16x64xf32>, tensor<1x2x16x64xf32> -> tensor<1x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_sinks_dynamic(%q: tensor<1x8x16x64xf32>, %s: tensor<?xf32>) {
+  // expected-error @+1 {{sinks must have one entry per query head (8), got 'tensor<?xf32>'}}
+  %0 = posenc.attention %q, %q, %q sinks(%s : tensor<?xf32>) : tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32> -> tensor<1x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_sinks_type(%q: tensor<1x8x16x64xbf16>, %s: tensor<8xbf16>) {
+  // expected-error @+1 {{'posenc.attention' op operand #3 must be 1D tensor of 32-bit float values, but got 'tensor<8xbf16>'}}
+  %0 = posenc.attention %q, %q, %q sinks(%s : tensor<8xbf16>) : tensor<1x8x16x64xbf16>, tensor<1x8x16x64xbf16>, tensor<1x8x16x64xbf16> -> tensor<1x8x16x64xbf16>
   return
 }

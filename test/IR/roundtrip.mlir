@@ -105,7 +105,7 @@ func.func @attention(%q: tensor<1x32x?x128xf32>, %k: tensor<1x8x?x128xf32>,
                      %slopes: tensor<32xf32>, %qp: tensor<?xi64>,
                      %kp: tensor<1x?xi64>, %qd: tensor<2x128x1x192xbf16>,
                      %kd: tensor<2x128x?x192xbf16>, %vd: tensor<2x128x?x128xbf16>,
-                     %invd: tensor<32xf64>) {
+                     %invd: tensor<32xf64>, %sinks: tensor<32xf32>) {
   // CHECK: posenc.attention %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
   %0 = posenc.attention %q, %k, %v : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
   // CHECK: posenc.attention %{{.*}}, %{{.*}}, %{{.*}} causal rope(<layout = half_split, rotary_dim = 128>, %{{.*}} : tensor<64xf32>, %{{.*}}) q_positions(%{{.*}} : tensor<?xi64>) k_positions(%{{.*}} : tensor<1x?xi64>) :
@@ -117,5 +117,8 @@ func.func @attention(%q: tensor<1x32x?x128xf32>, %k: tensor<1x8x?x128xf32>,
   // DeepSeek MLA shape: qk head dim 192, v head dim 128, partial interleaved RoPE.
   // CHECK: posenc.attention %{{.*}}, %{{.*}}, %{{.*}} scale(1.352340e-01) causal rope(<layout = interleaved, rotary_dim = 64>, %{{.*}} : tensor<32xf64>) : tensor<2x128x1x192xbf16>, tensor<2x128x?x192xbf16>, tensor<2x128x?x128xbf16> -> tensor<2x128x1x128xbf16>
   %4 = posenc.attention %qd, %kd, %vd scale(0.135234) causal rope(<layout = interleaved, rotary_dim = 64>, %invd : tensor<32xf64>) : tensor<2x128x1x192xbf16>, tensor<2x128x?x192xbf16>, tensor<2x128x?x128xbf16> -> tensor<2x128x1x128xbf16>
+  // gpt-oss: attention sinks, one logit per query head.
+  // CHECK: posenc.attention %{{.*}}, %{{.*}}, %{{.*}} causal rope(<layout = half_split, rotary_dim = 128>, %{{.*}} : tensor<64xf32>) sinks(%{{.*}} : tensor<32xf32>) : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
+  %5 = posenc.attention %q, %k, %v sinks(%sinks : tensor<32xf32>) causal rope(<layout = half_split, rotary_dim = 128>, %inv : tensor<64xf32>) : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
   return
 }

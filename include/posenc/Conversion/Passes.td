@@ -26,7 +26,8 @@ def ConvertPosEncToLinalg : Pass<"convert-posenc-to-linalg"> {
     - `posenc.learned_absolute`: a runtime bounds check (`cf.assert`) and a
       gather.
     - `posenc.attention`: the reference decomposition (RoPE, QK^T, scale,
-      ALiBi, causal mask, softmax, PV) with GQA by indexing.
+      ALiBi, causal mask, softmax, PV) with GQA by indexing; attention sinks
+      seed the row max and add `exp(sink - max)` to the row sum.
 
     Ops that cannot be lowered make the pass fail with a diagnostic.
   }];
@@ -60,6 +61,10 @@ def PosEncTileAttention : Pass<"posenc-tile-attention"> {
     - ALiBi and the causal mask come from indices; with causal attention and
       default positions, key tiles after a block's last query position are
       not visited. Fully masked rows give 0, as in the reference lowering.
+    - Attention sinks (gpt-oss): the running max of a row starts at its
+      head's sink and the running sum at `exp(sink - sink) = 1` (0 for a
+      `-inf` sink); with split keys the chunks start empty and the combine
+      counts the sink once.
     - Decode: when a kv head has at most `decode-rows` query rows
       (`G * Sq`, static) and more than `decode-chunk` keys, the keys are
       split into chunks of at least `decode-chunk` keys (at most 16 chunks

@@ -271,12 +271,22 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
     q, k  <- RoPE(q, q_pos), RoPE(k, k_pos)        if `rope` (inv_freq, attention_factor)
     s     = (q . k) * scale + alibi(q_pos, k_pos)  scale defaults to 1/sqrt(D)
     s     = -inf where k_pos > q_pos               if `causal`
-    out   = softmax(s) @ v
+    out   = softmax(s) @ v                         without `sinks`
+    out_i = sum_j p_ij v_j,                        with `sinks` (query head h):
+            p_ij = exp(s_ij - m) / (exp(sinks[h] - m) + sum_j exp(s_ij - m)),
+            m    = max(sinks[h], max_j s_ij)
     ```
 
     ALiBi slopes come from `alibi = #posenc.alibi_slopes<...>` or an
     `alibi_slopes` operand of shape `[Hq]`, with `alibi_form` as in
     `posenc.alibi`.
+
+    `sinks` (`[Hq]`, f32) are attention sinks as in gpt-oss: per query head a
+    learned logit appended to every row of `s` as an extra key column, after
+    scaling, ALiBi and the mask; the softmax runs over `Sk + 1` columns and
+    the sink column is dropped (it has no value row), so a row's weights sum
+    to less than 1. A row whose keys are all masked gives 0, with or without
+    sinks.
 
     ```mlir
     %o = posenc.attention %q, %k, %v causal
@@ -294,6 +304,7 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
     Optional<1DTensorOf<[F32]>>:$alibi_slopes,
     Optional<PosEnc_IndexTensor>:$q_positions,
     Optional<PosEnc_IndexTensor>:$k_positions,
+    Optional<1DTensorOf<[F32]>>:$sinks,
     OptionalAttr<F64Attr>:$scale,
     UnitAttr:$causal,
     OptionalAttr<PosEnc_RopeAttr>:$rope,
@@ -310,7 +321,8 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
          | `alibi` `(` custom<SlopeSource>($alibi, $alibi_slopes,
                                          type($alibi_slopes)) `)`
          | `q_positions` `(` $q_positions `:` type($q_positions) `)`
-         | `k_positions` `(` $k_positions `:` type($k_positions) `)`)
+         | `k_positions` `(` $k_positions `:` type($k_positions) `)`
+         | `sinks` `(` $sinks `:` type($sinks) `)`)
     attr-dict `:` type($query) `,` type($key) `,` type($value)
     `->` type($result)
   }];

@@ -2,8 +2,9 @@
 //
 // The reference decomposition of posenc.attention: RoPE on q and k (as
 // posenc.rotary, lowered by its own pattern), QK^T, scale + ALiBi + causal
-// mask from indices, a numerically safe softmax, and PV. All accumulation is
-// f32. Fused, tiled kernels are built from this contract by later passes.
+// mask from indices, a numerically safe softmax (with attention sinks as one
+// more column per row), and PV. All accumulation is f32. Fused, tiled kernels
+// are built from this contract by later passes.
 //
 // GQA is a view, not an index computation: q and the result are handled as
 // [B, Hkv, G, S, D] (tensor.expand_shape of the head dim), so query head
@@ -22,7 +23,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -57,17 +57,6 @@ Value splitHeads(OpBuilder &b, Location loc, Value x, int64_t kvHeads,
       cast<RankedTensorType>(x.getType()).getElementType());
   return tensor::ExpandShapeOp::create(b, loc, type, x, {{0}, {1, 2}, {3}, {4}},
                                        grouped);
-}
-
-/// The per-head ALiBi slopes [Hq] as [Hkv, G].
-Value splitSlopes(OpBuilder &b, Location loc, Value slopes, int64_t kvHeads,
-                  int64_t group) {
-  auto staticType = RankedTensorType::get({kvHeads * group}, b.getF32Type());
-  if (slopes.getType() != staticType)
-    slopes = tensor::CastOp::create(b, loc, staticType, slopes);
-  return tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get({kvHeads, group}, b.getF32Type()), slopes,
-      {{0, 1}});
 }
 
 /// f32 contraction over the last of six loops (b, h, g, i, x, r):
@@ -167,14 +156,14 @@ Value emitScoreLoops(OpBuilder &b, Location loc, ValueRange inputs, Value init,
       .getResult(0);
 }
 
-/// Reduces the last dim of `full` into a row tensor initialized to `init`:
+/// Reduces the last dim of `full` into the row tensor `init`:
 /// `row = combine(full[..., j], row)`.
 Value emitRowReduction(OpBuilder &b, Location loc, Value full, Value init,
-                       const GroupedShapes &shapes, BinaryFn combine) {
+                       BinaryFn combine) {
   SmallVector<IteratorType> iterators(4, IteratorType::parallel);
   iterators.push_back(IteratorType::reduction);
   return emitScoreLoops(
-      b, loc, ValueRange{full}, filled(b, loc, shapes.rows, init),
+      b, loc, ValueRange{full}, init,
       {b.getMultiDimIdentityMap(5), mapOf(b.getContext(), 5, {kB, kH, kG, kI})},
       iterators, combine);
 }
@@ -191,26 +180,26 @@ Value emitRowwise(OpBuilder &b, Location loc, Value full, Value row,
 }
 
 /// Softmax over the key dim. Fully masked rows (max = -inf) give zeros, not
-/// NaN.
-Value emitSoftmax(OpBuilder &b, Location loc, Value logits,
+/// NaN. With `groupedSinks` ([Hkv, G], null without sinks) each row has one
+/// more column, its head's sink, which seeds the max and the sum and is then
+/// dropped.
+Value emitSoftmax(OpBuilder &b, Location loc, Value logits, Value groupedSinks,
                   const GroupedShapes &shapes) {
+  AffineMap sinkMap = mapOf(b.getContext(), 4, {kH, kG});
   Value rowMax = emitRowReduction(
-      b, loc, logits, f32NegInf(b, loc), shapes,
+      b, loc, logits,
+      groupedSinks ? emitConverted(b, loc, groupedSinks, sinkMap, shapes.rows,
+                                   b.getF32Type())
+                   : filled(b, loc, shapes.rows, f32NegInf(b, loc)),
       [](OpBuilder &nb, Location nloc, Value x, Value acc) -> Value {
         return arith::MaximumFOp::create(nb, nloc, x, acc);
       });
-  Value exps = emitRowwise(
-      b, loc, logits, rowMax, shapes,
-      [](OpBuilder &nb, Location nloc, Value x, Value max) -> Value {
-        Value masked = arith::CmpFOp::create(
-            nb, nloc, arith::CmpFPredicate::OEQ, max, f32NegInf(nb, nloc));
-        Value e = math::ExpOp::create(nb, nloc,
-                                      arith::SubFOp::create(nb, nloc, x, max));
-        return arith::SelectOp::create(nb, nloc, masked,
-                                       f32Const(nb, nloc, 0.0f), e);
-      });
+  Value exps = emitRowwise(b, loc, logits, rowMax, shapes, emitSafeExp);
   Value rowSum = emitRowReduction(
-      b, loc, exps, f32Const(b, loc, 0.0f), shapes,
+      b, loc, exps,
+      groupedSinks
+          ? emitSinkTerm(b, loc, groupedSinks, sinkMap, rowMax, shapes.rows)
+          : filled(b, loc, shapes.rows, f32Const(b, loc, 0.0f)),
       [](OpBuilder &nb, Location nloc, Value x, Value acc) -> Value {
         return arith::AddFOp::create(nb, nloc, x, acc);
       });
@@ -300,13 +289,16 @@ struct LowerAttention : OpRewritePattern<AttentionOp> {
     if (AlibiSlopesAttr alibi = op.getAlibiAttr())
       slopes = emitAlibiSlopes(rewriter, loc, alibi, qType.getDimSize(1));
     if (slopes)
-      slopes = splitSlopes(rewriter, loc, slopes, kvHeads, group);
+      slopes = splitHeadVector(rewriter, loc, slopes, kvHeads, group);
+    Value sinks = op.getSinks();
+    if (sinks)
+      sinks = splitHeadVector(rewriter, loc, sinks, kvHeads, group);
 
     Value scores = emitScores(
         rewriter, loc, splitHeads(rewriter, loc, q, kvHeads, group), k, shapes);
     Value logits =
         emitLogits(rewriter, loc, op, scores, slopes, qShift, shapes);
-    Value probs = emitSoftmax(rewriter, loc, logits, shapes);
+    Value probs = emitSoftmax(rewriter, loc, logits, sinks, shapes);
     Value acc = emitWeightedValues(rewriter, loc, probs, v, shapes);
     Value out =
         emitMergedOutput(rewriter, loc, acc, qType.getElementType(), shapes);

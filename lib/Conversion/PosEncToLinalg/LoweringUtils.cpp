@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -181,6 +182,44 @@ Value mlir::posenc::emitConverted(OpBuilder &b, Location loc, Value x,
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                linalg::YieldOp::create(
                    nb, nloc, castFloat(nb, nloc, args[0], elementType));
+             })
+      .getResult(0);
+}
+
+Value mlir::posenc::emitSafeExp(OpBuilder &b, Location loc, Value x,
+                                Value max) {
+  Value masked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max,
+                                       f32NegInf(b, loc));
+  Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, max));
+  return arith::SelectOp::create(b, loc, masked, f32Const(b, loc, 0.0f), e);
+}
+
+Value mlir::posenc::splitHeadVector(OpBuilder &b, Location loc, Value perHead,
+                                    int64_t kvHeads, int64_t group) {
+  auto staticType = RankedTensorType::get({kvHeads * group}, b.getF32Type());
+  if (perHead.getType() != staticType)
+    perHead = tensor::CastOp::create(b, loc, staticType, perHead);
+  return tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({kvHeads, group}, b.getF32Type()), perHead,
+      {{0, 1}});
+}
+
+Value mlir::posenc::emitSinkTerm(OpBuilder &b, Location loc, Value sinks,
+                                 AffineMap sinksMap, Value rowMax,
+                                 ArrayRef<OpFoldResult> rowSizes) {
+  unsigned rank = rowSizes.size();
+  GenericInputs inputs;
+  inputs.add(sinks, sinksMap);
+  int maxArg = inputs.add(rowMax, b.getMultiDimIdentityMap(rank));
+  Value init = emptyLike(b, loc, rowSizes, b.getF32Type());
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, inputs.values, ValueRange{init},
+             inputs.mapsWith({b.getMultiDimIdentityMap(rank)}),
+             parallelIterators(rank),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value max = maxArg >= 0 ? args[maxArg] : args[0];
+               linalg::YieldOp::create(nb, nloc,
+                                       emitSafeExp(nb, nloc, args[0], max));
              })
       .getResult(0);
 }

@@ -39,10 +39,27 @@ Value f32Const(OpBuilder &b, Location loc, float v);
 Value f32NegInf(OpBuilder &b, Location loc);
 
 /// A new tensor of `sizes` whose entries are `x` read through `inputMap`
-/// (over the new tensor's dims) and converted to `elementType`: a cast, or a
-/// transpose when `inputMap` permutes.
+/// (over the new tensor's dims) and converted to `elementType`: a cast, a
+/// transpose when `inputMap` permutes, a broadcast when it projects.
 Value emitConverted(OpBuilder &b, Location loc, Value x, AffineMap inputMap,
                     ArrayRef<OpFoldResult> sizes, Type elementType);
+
+/// In a body: `max == -inf ? 0 : exp(x - max)` (f32), so that a fully masked
+/// softmax row gives 0, not NaN.
+Value emitSafeExp(OpBuilder &b, Location loc, Value x, Value max);
+
+/// A per-query-head vector `[Hq]` (ALiBi slopes, attention sinks) viewed as
+/// `[Hkv, G]`, the grouped heads of attention's lowerings.
+Value splitHeadVector(OpBuilder &b, Location loc, Value perHead,
+                      int64_t kvHeads, int64_t group);
+
+/// The attention sink's share of softmax denominators, one entry per row of
+/// `rowSizes`: `emitSafeExp(sink, max)`, the sink read from `sinks` through
+/// `sinksMap` (over the row dims), `max` from `rowMax` (of the rows' shape)
+/// or, when null, the sink itself (a row that has seen only its sink). Reads
+/// the sinks, not a row tensor that a max reduction overwrites in place.
+Value emitSinkTerm(OpBuilder &b, Location loc, Value sinks, AffineMap sinksMap,
+                   Value rowMax, ArrayRef<OpFoldResult> rowSizes);
 
 /// Body of an f32 contraction generic: yields `acc + f32(lhs) * f32(rhs)`
 /// for block arguments (lhs, rhs, acc).

@@ -17,7 +17,8 @@
 //   run in parallel; partial (max, sum, accumulator) are combined after.
 //
 // Numerics match the reference decomposition (AttentionToLinalg.cpp): f32
-// accumulation, logits `s * scale + alibi`, fully masked rows give 0.
+// accumulation, logits `s * scale + alibi`, fully masked rows give 0,
+// attention sinks as a first key column that has no value row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +94,8 @@ struct Problem {
   Value qShift;
   /// [Hq] f32 slopes, or null.
   Value slopes;
+  /// [Hq] f32 attention sinks, or null.
+  Value sinks;
   bool rotateKeysInKernel;
   /// Key tiles past the last query position of a block can be skipped.
   bool skipFutureKeys;
@@ -109,6 +112,9 @@ struct QueryBlock {
   Value qOffset;
   /// [G] f32 slopes of the block's heads, or null.
   Value slopes;
+  /// [G] f32 sinks of the block's heads when its key loop counts them (not
+  /// in a key chunk: the combine does), or null.
+  Value sinks;
 };
 
 /// The running state of the online softmax: max and sum [G, rows], the
@@ -272,15 +278,6 @@ Value emitGeneric(OpBuilder &b, Location loc, ValueRange inputs, Value init,
       .getResult(0);
 }
 
-/// `max == -inf ? 0 : exp(x - max)`: a masked entry of a fully masked row
-/// gives 0, not NaN.
-Value emitSafeExp(OpBuilder &b, Location loc, Value x, Value max) {
-  Value masked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max,
-                                       f32NegInf(b, loc));
-  Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, max));
-  return arith::SelectOp::create(b, loc, masked, f32Const(b, loc, 0.0f), e);
-}
-
 /// One step of the online softmax over a tile of logits [G, rows, n] and
 /// values [n, Dv].
 SoftmaxState emitSoftmaxStep(OpBuilder &b, Location loc, Value logits,
@@ -358,9 +355,18 @@ SoftmaxState emitKeyLoop(OpBuilder &b, Location loc, const Problem &p,
   OpFoldResult g = b.getIndexAttr(p.group);
   SmallVector<OpFoldResult> rowSizes{g, block.rows};
   SmallVector<OpFoldResult> accSizes{g, block.rows, b.getIndexAttr(p.valueDim)};
-  SoftmaxState init{filled(b, loc, rowSizes, f32NegInf(b, loc)),
-                    filled(b, loc, rowSizes, f32Const(b, loc, 0.0f)),
-                    filled(b, loc, accSizes, f32Const(b, loc, 0.0f))};
+  SoftmaxState init;
+  if (block.sinks) {
+    // The sink column is seen first: max = sink, sum = exp(sink - sink).
+    AffineMap sinkMap = mapOf(b.getContext(), 2, {0});
+    init.max =
+        emitConverted(b, loc, block.sinks, sinkMap, rowSizes, b.getF32Type());
+    init.sum = emitSinkTerm(b, loc, block.sinks, sinkMap, Value(), rowSizes);
+  } else {
+    init.max = filled(b, loc, rowSizes, f32NegInf(b, loc));
+    init.sum = filled(b, loc, rowSizes, f32Const(b, loc, 0.0f));
+  }
+  init.acc = filled(b, loc, accSizes, f32Const(b, loc, 0.0f));
   Value kPositionsAll = p.op.getKPositions();
   auto loop = scf::ForOp::create(
       b, loc, begin, end, indexConst(b, loc, keyTile.tile),
@@ -459,15 +465,23 @@ void insertBlockTile(OpBuilder &b, Location loc, scf::ForallOp forall,
 }
 
 /// The partial results of key chunks combined:
-/// `out = sum_c acc_c w_c / sum_c l_c w_c`, `w_c = exp(m_c - max_c m_c)`.
+/// `out = sum_c acc_c w_c / (e_sink + sum_c l_c w_c)`, `w_c = exp(m_c - M)`,
+/// `M = max(sink, max_c m_c)`, `e_sink = exp(sink - M)`; without sinks
+/// `sink = -inf` (`e_sink = 0`). The chunks start without the sink, so it is
+/// counted once, here.
 Value emitCombine(OpBuilder &b, Location loc, const Problem &p, Value maxes,
                   Value sums, Value accs, ArrayRef<OpFoldResult> outSizes) {
   MLIRContext *ctx = b.getContext();
   auto par = IteratorType::parallel, red = IteratorType::reduction;
   // Loops (b, h, g, i, c) for the max and the sum.
   SmallVector<OpFoldResult> rowSizes(outSizes.begin(), outSizes.end() - 1);
+  Value sinks =
+      p.sinks ? splitHeadVector(b, loc, p.sinks, p.kvHeads, p.group) : Value();
+  AffineMap sinkMap = mapOf(ctx, 4, {1, 2});
   Value max = emitGeneric(
-      b, loc, ValueRange{maxes}, filled(b, loc, rowSizes, f32NegInf(b, loc)),
+      b, loc, ValueRange{maxes},
+      sinks ? emitConverted(b, loc, sinks, sinkMap, rowSizes, b.getF32Type())
+            : filled(b, loc, rowSizes, f32NegInf(b, loc)),
       {mapOf(ctx, 5, {0, 1, 4, 2, 3}), mapOf(ctx, 5, {0, 1, 2, 3})},
       {par, par, par, par, red},
       [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
@@ -475,7 +489,8 @@ Value emitCombine(OpBuilder &b, Location loc, const Problem &p, Value maxes,
       });
   Value sum = emitGeneric(
       b, loc, ValueRange{sums, maxes, max},
-      filled(b, loc, rowSizes, f32Const(b, loc, 0.0f)),
+      sinks ? emitSinkTerm(b, loc, sinks, sinkMap, max, rowSizes)
+            : filled(b, loc, rowSizes, f32Const(b, loc, 0.0f)),
       {mapOf(ctx, 5, {0, 1, 4, 2, 3}), mapOf(ctx, 5, {0, 1, 4, 2, 3}),
        mapOf(ctx, 5, {0, 1, 2, 3}), mapOf(ctx, 5, {0, 1, 2, 3})},
       {par, par, par, par, red},
@@ -559,6 +574,7 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
     if (p.slopes.getType() != staticType)
       p.slopes = tensor::CastOp::create(rewriter, loc, staticType, p.slopes);
   }
+  p.sinks = op.getSinks();
   bool rope = static_cast<bool>(op.getRopeAttr());
   p.rotateKeysInKernel = rope && !options.prerotateKeys;
   p.skipFutureKeys =
@@ -657,6 +673,10 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
     if (p.slopes)
       block.slopes = tensor::ExtractSliceOp::create(
           rewriter, loc, p.slopes, ArrayRef<OpFoldResult>{qHead0},
+          ArrayRef<OpFoldResult>{g}, ArrayRef<OpFoldResult>{one});
+    if (p.sinks && !splitKeys)
+      block.sinks = tensor::ExtractSliceOp::create(
+          rewriter, loc, p.sinks, ArrayRef<OpFoldResult>{qHead0},
           ArrayRef<OpFoldResult>{g}, ArrayRef<OpFoldResult>{one});
 
     // Keys [begin, end) of this chunk; past the block's last query position

@@ -81,8 +81,8 @@ static Value emitAlibiAttention(OpBuilder &b, Location loc,
   return AttentionOp::create(
       b, loc, sig.outType, sig.q, sig.k, sig.v, /*inv_freq=*/Value(),
       /*attention_factor=*/Value(), /*alibi_slopes=*/Value(), sig.positions,
-      sig.positions, sig.scale, /*causal=*/true, /*rope=*/RopeAttr(), cfg.alibi,
-      AlibiForm::key_linear);
+      sig.positions, /*sinks=*/Value(), sig.scale, /*causal=*/true,
+      /*rope=*/RopeAttr(), cfg.alibi, AlibiForm::key_linear);
 }
 
 static Value emitRopeAttention(OpBuilder &b, Location loc,
@@ -115,7 +115,7 @@ static Value emitRopeAttention(OpBuilder &b, Location loc,
   return AttentionOp::create(
       b, loc, sig.outType, q, k, sig.v, freqs.getInvFreq(),
       freqs.getAttentionFactor(), /*alibi_slopes=*/Value(), sig.positions,
-      sig.positions, sig.scale, /*causal=*/true,
+      sig.positions, /*sinks=*/Value(), sig.scale, /*causal=*/true,
       RopeAttr::get(b.getContext(), cfg.layout, cfg.rotaryDim),
       /*alibi=*/nullptr);
 }

@@ -300,3 +300,31 @@ func.func @attention(%q: tensor<1x8x4x16xf32>, %k: tensor<1x2x6x16xf32>, %v: ten
   %o = posenc.attention %q, %k, %v causal rope(<layout = half_split, rotary_dim = 16>, %f : tensor<8xf32>) alibi(<num_heads = 8>) : tensor<1x8x4x16xf32>, tensor<1x2x6x16xf32>, tensor<1x2x6x8xf32> -> tensor<1x8x4x8xf32>
   return %o : tensor<1x8x4x8xf32>
 }
+
+// -----
+
+// Attention sinks (gpt-oss): [Hq] viewed as [Hkv, G] like the heads; the row
+// max starts from the sinks broadcast to the rows and the row sum from
+// exp(sink - max) (0 where max = -inf); the sink column has no value row, so
+// the scores and PV do not change.
+// CHECK-DAG: #[[$SINKS:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d2)>
+// CHECK-LABEL: func.func @attention_sinks
+// CHECK-SAME: %[[S:[^:]+]]: tensor<8xf32>)
+// CHECK: %[[GS:.+]] = tensor.expand_shape %[[S]] {{\[\[}}0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.+}} : tensor<1x2x4x3x5xf32>)
+// CHECK: %[[LOGITS:.+]] = linalg.generic {{.*}} outs(%{{.+}} : tensor<1x2x4x3x5xf32>)
+// CHECK: %[[SR:.+]] = linalg.generic {indexing_maps = [#[[$SINKS]], #{{.+}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[GS]] : tensor<2x4xf32>) outs(%{{.+}} : tensor<1x2x4x3xf32>)
+// CHECK: %[[MAX:.+]] = linalg.generic {{.*}} ins(%[[LOGITS]] : tensor<1x2x4x3x5xf32>) outs(%[[SR]] : tensor<1x2x4x3xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[EXPS:.+]] = linalg.generic {{.*}} ins(%[[LOGITS]], %[[MAX]] : tensor<1x2x4x3x5xf32>, tensor<1x2x4x3xf32>)
+// CHECK: %[[E:.+]] = linalg.generic {indexing_maps = [#[[$SINKS]], #{{.+}}, #{{.+}}], {{.*}} ins(%[[GS]], %[[MAX]] : tensor<2x4xf32>, tensor<1x2x4x3xf32>) outs(%{{.+}} : tensor<1x2x4x3xf32>)
+// CHECK: arith.subf
+// CHECK: math.exp
+// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} ins(%[[EXPS]] : tensor<1x2x4x3x5xf32>) outs(%[[E]] : tensor<1x2x4x3xf32>)
+// CHECK: arith.addf
+// CHECK: linalg.generic {{.*}} ins(%[[EXPS]], %[[SUM]] : tensor<1x2x4x3x5xf32>, tensor<1x2x4x3xf32>)
+// CHECK: arith.divf
+func.func @attention_sinks(%q: tensor<1x8x3x16xf32>, %k: tensor<1x2x5x16xf32>, %v: tensor<1x2x5x8xf32>, %s: tensor<8xf32>) -> tensor<1x8x3x8xf32> {
+  %o = posenc.attention %q, %k, %v causal sinks(%s : tensor<8xf32>) : tensor<1x8x3x16xf32>, tensor<1x2x5x16xf32>, tensor<1x2x5x8xf32> -> tensor<1x8x3x8xf32>
+  return %o : tensor<1x8x3x8xf32>
+}

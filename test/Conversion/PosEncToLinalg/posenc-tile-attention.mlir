@@ -223,3 +223,58 @@ func.func @dynamic_lengths(%q: tensor<1x8x?x64xf32>, %k: tensor<1x2x?x64xf32>, %
   %o = posenc.attention %q, %k, %v causal rope(<layout = half_split, rotary_dim = 64>, %f : tensor<32xf32>) : tensor<1x8x?x64xf32>, tensor<1x2x?x64xf32>, tensor<1x2x?x64xf32> -> tensor<1x8x?x64xf32>
   return %o : tensor<1x8x?x64xf32>
 }
+
+// -----
+
+// Attention sinks (gpt-oss), one key loop per block: the block slices its G
+// heads' sinks; the online softmax starts from the sink column, running max
+// = sink and running sum = exp(sink - sink) (0 for a -inf sink), instead of
+// -inf and 0.
+// CHECK-LABEL: func.func @sinks_prefill
+// CHECK-SAME: %[[S:[^:]+]]: tensor<8xf32>)
+// CHECK: scf.forall
+// CHECK: %[[BS:.+]] = tensor.extract_slice %[[S]][%{{.+}}] [4] [1] : tensor<8xf32> to tensor<4xf32>
+// CHECK: %[[MAX0:.+]] = linalg.generic {{.*}} ins(%[[BS]] : tensor<4xf32>) outs(%{{.+}} : tensor<4x64xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:[^:]+]]: f32,
+// CHECK-NEXT: linalg.yield %[[IN]] : f32
+// CHECK: %[[SUM0:.+]] = linalg.generic {{.*}} ins(%[[BS]] : tensor<4xf32>) outs(%{{.+}} : tensor<4x64xf32>)
+// CHECK-NEXT: ^bb0(%[[SINK:[^:]+]]: f32,
+// CHECK: arith.cmpf oeq, %[[SINK]], %{{.+}} : f32
+// CHECK: %[[ZERO:.+]] = arith.subf %[[SINK]], %[[SINK]] : f32
+// CHECK: math.exp %[[ZERO]] : f32
+// CHECK: arith.select
+// CHECK-NOT: outs(%{{.+}} : tensor<4x64xf32>)
+// CHECK: scf.for %{{.+}} iter_args(%{{[^ ]+}} = %[[MAX0]], %{{[^ ]+}} = %[[SUM0]], %{{[^ ]+}} = %{{[^)]+}}) -> (tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64x64xf32>)
+// CHECK: scf.yield
+// CHECK-NOT: %[[S]]
+// CHECK: return
+func.func @sinks_prefill(%q: tensor<1x8x128x64xf32>, %k: tensor<1x2x128x64xf32>, %v: tensor<1x2x128x64xf32>, %s: tensor<8xf32>) -> tensor<1x8x128x64xf32> {
+  %o = posenc.attention %q, %k, %v causal sinks(%s : tensor<8xf32>) : tensor<1x8x128x64xf32>, tensor<1x2x128x64xf32>, tensor<1x2x128x64xf32> -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+// Attention sinks with split keys: the chunks start empty (-inf, 0) and never
+// read the sinks; the combine counts each sink once: the max over chunks
+// starts from the sinks ([Hq] viewed as [Hkv, G], broadcast to the rows), the
+// sum over chunks from exp(sink - max).
+// CHECK-LABEL: func.func @sinks_decode_split_keys
+// CHECK-SAME: %[[S:[^:]+]]: tensor<8xf32>)
+// CHECK: %[[R:.+]]:3 = scf.forall
+// CHECK-NOT: %[[S]]
+// CHECK: scf.forall.in_parallel
+// CHECK: %[[GS:.+]] = tensor.expand_shape %[[S]] {{\[\[}}0, 1]] output_shape [2, 4] : tensor<8xf32> into tensor<2x4xf32>
+// CHECK: %[[SR:.+]] = linalg.generic {{.*}} ins(%[[GS]] : tensor<2x4xf32>) outs(%{{.+}} : tensor<1x2x4x1xf32>)
+// CHECK: %[[M:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%[[R]]#0 : tensor<1x2x{{.+}}x4x1xf32>) outs(%[[SR]] : tensor<1x2x4x1xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[E:.+]] = linalg.generic {{.*}} ins(%[[GS]], %[[M]] : tensor<2x4xf32>, tensor<1x2x4x1xf32>) outs(%{{.+}} : tensor<1x2x4x1xf32>)
+// CHECK: math.exp
+// CHECK: %[[L:.+]] = linalg.generic {{.*}} ins(%[[R]]#1, %[[R]]#0, %[[M]] : {{.+}}) outs(%[[E]] : tensor<1x2x4x1xf32>)
+// CHECK: %[[A:.+]] = linalg.generic {{.*}} ins(%[[R]]#2, %[[R]]#0, %[[M]] :
+// CHECK: linalg.generic {{.*}} ins(%[[A]], %[[L]] : tensor<1x2x4x1x64xf32>, tensor<1x2x4x1xf32>)
+// CHECK: arith.divf
+func.func @sinks_decode_split_keys(%q: tensor<1x8x1x64xf32>, %k: tensor<1x2x4096x64xf32>, %v: tensor<1x2x4096x64xf32>, %s: tensor<8xf32>) -> tensor<1x8x1x64xf32> {
+  %o = posenc.attention %q, %k, %v causal sinks(%s : tensor<8xf32>) : tensor<1x8x1x64xf32>, tensor<1x2x4096x64xf32>, tensor<1x2x4096x64xf32> -> tensor<1x8x1x64xf32>
+  return %o : tensor<1x8x1x64xf32>
+}
