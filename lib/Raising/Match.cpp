@@ -518,49 +518,132 @@ private:
                                                  unsigned resultIdx) {
     if (generic.getNumParallelLoops() != generic.getNumLoops())
       return std::nullopt;
-    SmallVector<const SmallVector<double> *> inputs;
-    SmallVector<ArrayRef<int64_t>> inputShapes;
-    for (Value in : generic.getDpsInputs()) {
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    auto outType =
+        cast<RankedTensorType>(generic.getResult(resultIdx).getType());
+    if (!maps[generic.getNumDpsInputs() + resultIdx].isIdentity())
+      return std::nullopt;
+    // Each input is read at `sum(index[dim] * stride)` (broadcasts are
+    // constant-0 results of the map).
+    struct Input {
+      const SmallVector<double> *data;
+      SmallVector<std::pair<unsigned, int64_t>> terms;
+    };
+    SmallVector<Input> inputs;
+    for (auto [i, in] : llvm::enumerate(generic.getDpsInputs())) {
       auto inType = dyn_cast<RankedTensorType>(in.getType());
       if (!inType)
         return std::nullopt;
       const SmallVector<double> *data = eval(in);
       if (!data)
         return std::nullopt;
-      inputs.push_back(data);
-      inputShapes.push_back(inType.getShape());
+      Input input{data, {}};
+      int64_t stride = 1;
+      for (int64_t d = inType.getRank() - 1; d >= 0; --d) {
+        AffineExpr e = maps[i].getResult(d);
+        if (auto dim = dyn_cast<AffineDimExpr>(e))
+          input.terms.push_back({dim.getPosition(), stride});
+        else if (!isa<AffineConstantExpr>(e) ||
+                 cast<AffineConstantExpr>(e).getValue() != 0)
+          return std::nullopt;
+        stride *= inType.getDimSize(d);
+      }
+      inputs.push_back(std::move(input));
     }
-    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-    auto outType =
-        cast<RankedTensorType>(generic.getResult(resultIdx).getType());
-    if (!maps[generic.getNumDpsInputs() + resultIdx].isIdentity())
+    // The body as steps over numbered slots: block arguments, then results.
+    Block *body = generic.getBody();
+    DenseMap<Value, unsigned> slotOf;
+    for (BlockArgument arg : body->getArguments())
+      slotOf[arg] = slotOf.size();
+    struct Operand {
+      int slot; // -1: the constant
+      double constant;
+    };
+    struct Step {
+      Operation *op;
+      SmallVector<Operand, 3> operands;
+      unsigned result;
+      std::optional<unsigned> indexDim;
+    };
+    SmallVector<Step> steps;
+    auto operandOf = [&](Value v) -> std::optional<Operand> {
+      if (auto it = slotOf.find(v); it != slotOf.end())
+        return Operand{int(it->second), 0.0};
+      if (std::optional<double> c = scalarConstant(v))
+        return Operand{-1, *c};
       return std::nullopt;
+    };
+    for (Operation &op : body->without_terminator()) {
+      // A guard (torch-mlir's nonzero check before a division) changes no
+      // value: its step rewrites the condition's slot with itself and fails
+      // where the condition is false.
+      if (auto check = dyn_cast<cf::AssertOp>(op)) {
+        std::optional<Operand> cond = operandOf(check.getArg());
+        if (!cond || (cond->slot < 0 && cond->constant == 0))
+          return std::nullopt;
+        if (cond->slot >= 0)
+          steps.push_back(
+              Step{&op, {*cond}, unsigned(cond->slot), std::nullopt});
+        continue;
+      }
+      if (op.getNumResults() != 1)
+        return std::nullopt;
+      Step step{&op, {}, 0, std::nullopt};
+      if (auto idx = dyn_cast<linalg::IndexOp>(op))
+        step.indexDim = idx.getDim();
+      else if (!isa<arith::ConstantOp>(op))
+        for (Value operand : op.getOperands()) {
+          std::optional<Operand> o = operandOf(operand);
+          if (!o)
+            return std::nullopt;
+          step.operands.push_back(*o);
+        }
+      if (isa<arith::ConstantOp>(op)) {
+        std::optional<double> c = scalarConstant(op.getResult(0));
+        if (!c)
+          return std::nullopt;
+        step.operands.push_back({-1, *c});
+      }
+      step.result = slotOf[op.getResult(0)] = slotOf.size();
+      steps.push_back(std::move(step));
+    }
+    std::optional<Operand> yielded =
+        operandOf(body->getTerminator()->getOperand(resultIdx));
+    if (!yielded)
+      return std::nullopt;
+
     ArrayRef<int64_t> shape = outType.getShape();
     int64_t n = outType.getNumElements();
     SmallVector<double> out(n);
     SmallVector<int64_t> index(shape.size(), 0);
-    Block *body = generic.getBody();
-    Value yielded = body->getTerminator()->getOperand(resultIdx);
+    SmallVector<double> slots(slotOf.size());
+    SmallVector<double, 3> args;
     for (int64_t linear = 0; linear < n; ++linear) {
-      DenseMap<Value, double> env;
-      for (auto [i, data] : llvm::enumerate(inputs)) {
-        SmallVector<int64_t> at = maps[i].compose(index);
+      for (auto [i, input] : llvm::enumerate(inputs)) {
         int64_t offset = 0;
-        for (auto [x, size] : llvm::zip_equal(at, inputShapes[i]))
-          offset = offset * size + x;
-        env[body->getArgument(i)] = (*data)[offset];
+        for (auto [dim, stride] : input.terms)
+          offset += index[dim] * stride;
+        slots[i] = (*input.data)[offset];
       }
-      if (!interpret(*body, index, env))
-        return std::nullopt;
-      // The yield may name a value from above (a constant fill).
-      std::optional<double> y;
-      if (auto it = env.find(yielded); it != env.end())
-        y = it->second;
-      else
-        y = scalarConstant(yielded);
-      if (!y)
-        return std::nullopt;
-      out[linear] = *y;
+      for (const Step &step : steps) {
+        if (step.indexDim) {
+          slots[step.result] = double(index[*step.indexDim]);
+          continue;
+        }
+        args.clear();
+        for (const Operand &o : step.operands)
+          args.push_back(o.slot < 0 ? o.constant : slots[o.slot]);
+        if (isa<arith::ConstantOp>(step.op)) {
+          slots[step.result] = args[0];
+          continue;
+        }
+        std::optional<double> value = apply(*step.op, args);
+        if (!value)
+          return std::nullopt;
+        slots[step.result] = *value;
+      }
+      out[linear] =
+          yielded->slot < 0 ? yielded->constant : slots[yielded->slot];
       for (int64_t d = shape.size() - 1; d >= 0; --d) {
         if (++index[d] < shape[d])
           break;
@@ -568,52 +651,6 @@ private:
       }
     }
     return out;
-  }
-
-  /// Scalar arithmetic of a generic body at iteration point `index`.
-  static bool interpret(Block &body, ArrayRef<int64_t> index,
-                        DenseMap<Value, double> &env) {
-    auto get = [&](Value v) -> std::optional<double> {
-      if (auto it = env.find(v); it != env.end())
-        return it->second;
-      return scalarConstant(v);
-    };
-    for (Operation &op : body.without_terminator()) {
-      // A guard (torch-mlir's nonzero check before a division) changes no
-      // value; evaluation fails where it is false.
-      if (auto check = dyn_cast<cf::AssertOp>(op)) {
-        std::optional<double> cond = get(check.getArg());
-        if (!cond || *cond == 0)
-          return false;
-        continue;
-      }
-      if (op.getNumResults() != 1)
-        return false;
-      Value r = op.getResult(0);
-      if (auto idx = dyn_cast<linalg::IndexOp>(op)) {
-        env[r] = double(index[idx.getDim()]);
-        continue;
-      }
-      if (isa<arith::ConstantOp>(op)) {
-        std::optional<double> c = scalarConstant(r);
-        if (!c)
-          return false;
-        env[r] = *c;
-        continue;
-      }
-      SmallVector<double> args;
-      for (Value operand : op.getOperands()) {
-        std::optional<double> x = get(operand);
-        if (!x)
-          return false;
-        args.push_back(*x);
-      }
-      std::optional<double> value = apply(op, args);
-      if (!value)
-        return false;
-      env[r] = *value;
-    }
-    return true;
   }
 
   /// `op` on `a`, rounded to its float result type as the program rounds.
@@ -625,6 +662,8 @@ private:
   }
 
   static std::optional<double> applyExact(Operation &op, ArrayRef<double> a) {
+    if (isa<cf::AssertOp>(op))
+      return a[0] != 0 ? std::optional(a[0]) : std::nullopt;
     if (isa<math::PowFOp>(op))
       return std::pow(a[0], a[1]);
     if (isa<math::AbsFOp, math::AbsIOp>(op))

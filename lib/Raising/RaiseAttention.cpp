@@ -474,9 +474,7 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
       if (!e)
         return rewriter.notifyMatchFailure(pv, "unknown logits term");
       if (Value inner = peelScale(x, scale)) {
-        // Terms already peeled would be scaled too: only masks survive that.
-        if (terms.alibi)
-          return rewriter.notifyMatchFailure(pv, "scaled ALiBi term");
+        // Terms peeled so far were added outside this multiply: unscaled.
         x = inner;
         continue;
       }
@@ -510,12 +508,23 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
 
     Value q = collapsedFrom(qk.getDpsInputs()[0], {{0, 1}, {2}, {3}});
     Value kT = collapsedFrom(qk.getDpsInputs()[1], {{0, 1}, {2}, {3}});
-    if (!q || !kT)
+    if (!q)
       return rewriter.notifyMatchFailure(pv, "scores not Q x K^T");
     // SDPA's decomposition scales Q by sqrt(scale).
     if (Value inner = peelScale(q, scale))
       q = inner;
-    std::optional<KeyOperand> key = matchKey(kT, scale);
+    std::optional<KeyOperand> key;
+    if (kT) {
+      key = matchKey(kT, scale);
+    } else if (auto t =
+                   qk.getDpsInputs()[1].getDefiningOp<linalg::TransposeOp>();
+               t && t.getPermutation() == ArrayRef<int64_t>{0, 2, 1}) {
+      // BLOOM's baddbmm transposes the collapsed [B*H, Sk, D] keys.
+      if (Value k4 = collapsedFrom(t.getInput(), {{0, 1}, {2}, {3}})) {
+        auto [k, groups] = readThroughRepeatKv(k4);
+        key = KeyOperand{k, false, groups};
+      }
+    }
     if (!key)
       return rewriter.notifyMatchFailure(pv, "scores not Q x K^T");
     auto qType = cast<RankedTensorType>(q.getType());

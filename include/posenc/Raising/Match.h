@@ -98,7 +98,7 @@ std::optional<int64_t> matchArange(Value v);
 /// type at each step); nullopt when it depends on anything else or has more
 /// than `maxElements` elements.
 std::optional<SmallVector<double>>
-evaluateConstantTensor(Value v, int64_t maxElements = int64_t(1) << 20);
+evaluateConstantTensor(Value v, int64_t maxElements = int64_t(1) << 24);
 
 /// torch-mlir's `tm_tensor.scan` computing a cumulative sum: ins(input)
 /// outs(output, accumulator), a region that adds its two arguments. posenc
