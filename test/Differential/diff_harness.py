@@ -48,6 +48,10 @@ What is drawn (per case):
               513-4200, mostly with G*Sq <= 16 (posenc-tile-attention splits
               the keys into chunks of 512 and combines them; G up to 16),
               sometimes G*Sq > 16 (one long key loop), and small head dims.
+              SINKS of them (decided by the stream [S, I, 7]) carry gpt-oss
+              attention sinks, an [Hq] f32 argument: log(Sk) + U(-3, 3) (the
+              sink takes a share of every row's weight, from small to most),
+              sometimes with one head's sink at -inf.
 Extents are odd, prime or off-by-one powers of two so that blocks and vector
 tiles do not divide them; each case has at most MAX_ELEMENTS elements per
 tensor.
@@ -91,7 +95,8 @@ output type relative to the value: 2^-24 f32, 2^-11 f16, 2^-8 bf16):
                    (+2^-25) for f16/bf16.
   attention:       a forward error bound from the data (inputs in [-1, 1]):
                    L = max over (query, key) of scale * sum_d |q_d||k_d| on the
-                   (rotated) inputs, A = L + max|alibi bias|;
+                   (rotated) inputs, A = L + max|alibi bias| + max|sink|
+                   (finite sinks; a sink also counts as one more key, Sk + 1);
                    logit error delta = (D+2)u*L (f32 dot product) + 3u*A
                    (scale, bias, subtraction) + RoPE error (the rotary bound on
                    q and k, and the f32 angle for f32 tables, through the dot
@@ -152,6 +157,7 @@ ATTENTION_KEY_TILES = (1, 5, 16, 64)
 DECODE_ROWS = 16
 DECODE_CHUNK = 512
 LONG_KEYS = 0.2
+SINKS = 0.3
 
 U = 2.0 ** -24
 EPS = {"f32": 2.0 ** -24, "f16": 2.0 ** -11, "bf16": 2.0 ** -8}
@@ -577,7 +583,7 @@ def draw_long_keys(rng):
     return B, Hkv, G, Sq, Sk, MAX_ELEMENTS // (B * Hkv * Sk)
 
 
-def gen_attention(case, rng, long_rng=None):
+def gen_attention(case, rng, long_rng=None, sinks_rng=None):
     elem = "f32" if chance(rng, 0.8) else pick(rng, ("f16", "bf16"))
     Hkv, G = extent(rng, 1, 8), extent(rng, 1, 8)
     B = 1 if chance(rng, 0.75) else 2
@@ -664,6 +670,15 @@ def gen_attention(case, rng, long_rng=None):
     if explicit:
         clauses.append(f"q_positions({qvn} : {qt})")
         clauses.append(f"k_positions({kvn} : {kt})")
+    sinks = None
+    if sinks_rng is not None and chance(sinks_rng, SINKS):
+        s32 = (math.log(Sk) + sinks_rng.uniform(-3.0, 3.0, Hq)).astype(np.float32)
+        if chance(sinks_rng, 0.2):
+            s32[int(sinks_rng.integers(Hq))] = -np.inf
+        sinks = s32.astype(np.float64)
+        st = ttype((Hq,), "f32")
+        clauses.append(f"sinks({case.arg('sinks', s32, st)} : {st})")
+        desc.append("sinks")
     attrs = [f"alignment = #posenc<alignment {align}>"]
     if slopes is not None:
         attrs.append(f"alibi_form = #posenc<alibi_form {form}>")
@@ -675,9 +690,9 @@ def gen_attention(case, rng, long_rng=None):
                                 rotary_dim=rd if rope else None, alibi_slopes=slopes,
                                 alibi_form=form, alignment=align,
                                 q_positions=qp if explicit else None,
-                                k_positions=kp if explicit else None)
+                                k_positions=kp if explicit else None, sinks=sinks)
     case.tol = attention_tol(case.expect, q, k, v, qp, kp, scale, inv64, af, layout, rd,
-                             slopes, form, align, Sq, Sk, elem, angle_err)
+                             slopes, form, align, Sq, Sk, elem, angle_err, sinks)
     if G * Sq <= DECODE_ROWS and Sk > DECODE_CHUNK:
         desc.append("(split keys)")
     case.desc = (f"attention {elem} B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} Sk={Sk} D={D} Dv={Dv} "
@@ -685,8 +700,9 @@ def gen_attention(case, rng, long_rng=None):
 
 
 def attention_tol(expect, q, k, v, qp, kp, scale, inv64, af, layout, rd, slopes, form, align,
-                  Sq, Sk, elem, angle_err):
-    """The forward error bound of the module docstring, from the data."""
+                  Sq, Sk, elem, angle_err, sinks=None):
+    """The forward error bound of the module docstring, from the data; a sink
+    is one more (exact) logit: its subtraction from the max, one more column."""
     D = q.shape[-1]
     scale = 1.0 / math.sqrt(D) if scale is None else scale
     e_q = e_k = 0.0
@@ -702,7 +718,11 @@ def attention_tol(expect, q, k, v, qp, kp, scale, inv64, af, layout, rd, slopes,
     if slopes is not None:
         bias = float(np.abs(ref.alibi_bias(slopes, Sq, Sk, form, align, qp, kp,
                                            batch=q.shape[0])).max(initial=0))
-    delta = (D + 2) * U * L + 3 * U * (L + bias)
+    sink = 0.0
+    if sinks is not None:
+        sink = float(np.abs(sinks[np.isfinite(sinks)]).max(initial=0))
+        Sk += 1
+    delta = (D + 2) * U * L + 3 * U * (L + bias + sink)
     if inv64 is not None:
         l1_q = float(np.abs(q).sum(-1).max(initial=0))
         l1_k = float(np.abs(k).sum(-1).max(initial=0))
@@ -728,7 +748,10 @@ def make_case(seed, index):
         # Long keys are decided by a stream of their own, so that the other
         # attention cases stay what they were before long keys were drawn
         # (stream 6: every replay that docs/testing.md cites keeps its case).
-        gen_attention(case, rng, np.random.default_rng([seed, index, 6]))
+        # Sinks likewise (stream 7); of the cited replays, 3:95 and 11:548
+        # gained sinks (same shapes, options and q, k, v).
+        gen_attention(case, rng, np.random.default_rng([seed, index, 6]),
+                      np.random.default_rng([seed, index, 7]))
     else:
         GENERATORS[case.op](case, rng)
     return case

@@ -3,7 +3,7 @@ NumPy reference (test/lib/posenc_ref.py), on fresh seeded random inputs.
 
 Usage: exec_cases.py POSENC_RUN GROUP [--seed S]
 Groups: rotary, schemes, runtime-frequencies, alibi, sinusoidal, learned,
-        mrope, long-angle, attention, semi-affine. Each prints one line per case and ends
+        mrope, long-angle, attention, attention-sinks, semi-affine. Each prints one line per case and ends
 with "N passed, N failed".
 
 Tolerances (stated per check, all absolute on outputs of magnitude <= ~2):
@@ -418,6 +418,70 @@ def group_attention(run, rng):
 
 
 # ----------------------------------------------------------------------------
+def group_attention_sinks(run, rng):
+    """gpt-oss attention sinks through both lowerings: the flash loop nest
+    (posenc-run's default pipeline; decode shapes with Sk > 512 split the keys
+    into chunks and combine them) and the reference decomposition
+    (flash-attention=false); the same shapes without sinks as controls.
+    Sinks are log(Sk) + U(-2, 2), so that the sink takes 10-90% of a row's
+    weight; head 0 has a -inf sink (no sink) and head 1 a dominating one."""
+    U = 2.0 ** -24
+    cases = [
+        # (B, Hq, Hkv, Sq, Sk, D, Dv, causal, elem, sinks, extra clauses)
+        (1, 8, 2, 7, 13, 32, 32, True, "f32", True, ""),             # GQA prefill
+        (2, 6, 6, 5, 9, 16, 16, False, "f32", True, "rope alibi"),   # MHA, RoPE + ALiBi
+        (1, 8, 2, 1, 700, 64, 64, True, "f32", True, ""),            # decode, 2 key chunks
+        (1, 8, 2, 1, 700, 64, 64, True, "f32", False, ""),           # same, no sinks
+        (1, 12, 4, 2, 1100, 32, 48, False, "f32", True, ""),         # decode, 3 chunks, GQA 3
+        (1, 8, 2, 1, 1100, 64, 64, False, "bf16", True, ""),         # decode bf16, 3 chunks
+        (1, 8, 2, 1, 1100, 64, 64, False, "bf16", False, ""),        # same, no sinks
+        (1, 8, 2, 16, 600, 32, 32, True, "f32", True, ""),           # G*Sq > 16: one key loop
+        (1, 4, 4, 9, 6, 32, 16, True, "bf16", True, ""),             # Sq > Sk: masked rows
+        (1, 4, 2, 6, 6, 32, 32, True, "bf16", False, ""),
+    ]
+    pipelines = (("flash", None), ("reference", "posenc-cpu-pipeline{flash-attention=false}"))
+    for B, Hq, Hkv, Sq, Sk, D, Dv, causal, elem, with_sinks, extra in cases:
+        q_in, q = as_input(rng.uniform(-1, 1, (B, Hq, Sq, D)), elem)
+        k_in, k = as_input(rng.uniform(-1, 1, (B, Hkv, Sk, D)), elem)
+        v_in, v = as_input(rng.uniform(-1, 1, (B, Hkv, Sk, Dv)), elem)
+        tq, tk, tv, to = (tensor((B, Hq, Sq, D), elem), tensor((B, Hkv, Sk, D), elem),
+                          tensor((B, Hkv, Sk, Dv), elem), tensor((B, Hq, Sq, Dv), elem))
+        args = [f"%q: {tq}", f"%k: {tk}", f"%v: {tv}"]
+        inputs = [q_in, k_in, v_in]
+        clauses, pre = " causal" if causal else "", ""
+        inv64, sinks = None, None
+        if "rope" in extra:
+            inv64, _ = ref.inv_freq(D, 1e4)
+            pre = f"  %inv, %af = posenc.rope_frequencies dim {D} base 1.0e4 : tensor<{D // 2}xf64>, f32\n"
+            clauses += f" rope(<layout = half_split, rotary_dim = {D}>, %inv : tensor<{D // 2}xf64>)"
+        if "alibi" in extra:
+            clauses += f" alibi(<num_heads = {Hq}>)"
+        if with_sinks:
+            sinks = (np.log(Sk) + rng.uniform(-2, 2, Hq)).astype(np.float32)
+            sinks[0], sinks[1] = -np.inf, np.log(Sk) + 12.0
+            args.append(f"%s: tensor<{Hq}xf32>")
+            inputs.append(sinks)
+            clauses += f" sinks(%s : tensor<{Hq}xf32>)"
+        module = (f"func.func @att({', '.join(args)}) -> {to} {{\n{pre}"
+                  f"  %o = posenc.attention %q, %k, %v{clauses} : {tq}, {tk}, {tv} -> {to}\n"
+                  f"  return %o : {to}\n}}\n")
+        expect = ref.attention(q, k, v, causal=causal, inv_freq=inv64,
+                               rotary_dim=D if inv64 is not None else None,
+                               alibi_slopes=ref.alibi_slopes(Hq) if "alibi" in extra else None,
+                               sinks=None if sinks is None else sinks.astype(np.float64))
+        # f32 accumulation over Sk keys (+ the sink), then one output rounding.
+        tol = 2e-5 + (2 * Sk + 8) * U + (EPS[elem] * np.abs(expect) if elem != "f32" else 0.0)
+        split = Hq // Hkv * Sq <= 16 and Sk > 512
+        for name, pipeline in pipelines:
+            (y,) = run(module, inputs, pipeline=pipeline)
+            err = np.abs(as_output(y, elem) - expect)
+            check(f"attention {name} sinks={with_sinks} {elem} B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} "
+                  f"Sk={Sk} causal={causal}{' split-keys' if split and name == 'flash' else ''}"
+                  f"{' ' + extra if extra else ''}", bool(np.all(err <= tol)),
+                  f"max err {err.max():.3g}, max err/tol {(err / tol).max():.3g}")
+
+
+# ----------------------------------------------------------------------------
 def group_semi_affine(run, rng):
     """linalg input with GQA as a `h floordiv G` map (what importers and older
     posenc emitted): tiling must not split such a dim at offsets that are not
@@ -465,7 +529,7 @@ GROUPS = {
     "runtime-frequencies": group_runtime_frequencies, "alibi": group_alibi,
     "sinusoidal": group_sinusoidal, "learned": group_learned, "mrope": group_mrope,
     "long-angle": group_long_angle, "attention": group_attention,
-    "semi-affine": group_semi_affine,
+    "attention-sinks": group_attention_sinks, "semi-affine": group_semi_affine,
 }
 
 
@@ -475,11 +539,14 @@ def main():
     ap.add_argument("group", choices=sorted(GROUPS))
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--pipeline", default=None,
+                    help="pipeline of the cases that do not name one (default: posenc-run's)")
     args = ap.parse_args()
     rng = np.random.default_rng([args.seed, sorted(GROUPS).index(args.group)])
 
     def run(module, inputs, pipeline=None):
-        return pe.run(args.posenc_run, module, inputs, pipeline=pipeline, threads=args.threads)
+        return pe.run(args.posenc_run, module, inputs, pipeline=pipeline or args.pipeline,
+                      threads=args.threads)
 
     GROUPS[args.group](run, rng)
     print(f"{RESULTS['passed']} passed, {RESULTS['failed']} failed")

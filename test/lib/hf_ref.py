@@ -50,6 +50,7 @@ rotary interleaved             gptj apply_rotary_pos_emb (+ rotate_every_two) wi
 full pipeline (fp32 angles)    GPTNeoXRotaryEmbedding(config).forward (all rope types,
                                incl. dynamic_rope_update growth/reset and longrope switch)
 attention                      llama eager_attention_forward (repeat_kv GQA, fp32 softmax)
+attention sinks                gpt_oss eager_attention_forward (``module.sinks`` [Hq])
 
 Precision: HF builds inv_freq in fp32 (``base ** (arange(0, dim, 2).float() / dim)``)
 and forms angles in fp32; the attention factor is a Python float (fp64).
@@ -74,6 +75,7 @@ try:
     from transformers.models.gpt_neox import modeling_gpt_neox as _neox
     from transformers.models.gptj import modeling_gptj as _gptj
     from transformers.models.llama import modeling_llama as _llama
+    from transformers.models.gpt_oss import modeling_gpt_oss as _gpt_oss
 
     transformers.logging.set_verbosity_error()  # HF warns on e.g. low_freq_factor == high_freq_factor
     IMPORT_ERROR: Optional[str] = None
@@ -292,4 +294,16 @@ def eager_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, additive_mask: 
     module = SimpleNamespace(num_key_value_groups=q.shape[1] // k.shape[1], training=False)
     mask = None if additive_mask is None else _t(additive_mask)
     out, _ = _llama.eager_attention_forward(module, _t(q), _t(k), _t(v), mask, scaling)
+    return _np(out.transpose(1, 2))
+
+
+def gpt_oss_eager_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray,
+                            additive_mask: Optional[np.ndarray], scaling: float,
+                            sinks: np.ndarray) -> np.ndarray:
+    """gpt-oss eager_attention_forward: the sinks [Hq] as one more logit column,
+    dropped after the softmax (inputs in fp64); returns [B, Hq, Sq, Dv]."""
+    module = SimpleNamespace(num_key_value_groups=q.shape[1] // k.shape[1], training=False,
+                             sinks=_t(sinks))
+    mask = None if additive_mask is None else _t(additive_mask)
+    out, _ = _gpt_oss.eager_attention_forward(module, _t(q), _t(k), _t(v), mask, scaling)
     return _np(out.transpose(1, 2))

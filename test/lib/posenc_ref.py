@@ -525,7 +525,7 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
               alibi_form: str = "symmetric", alignment: str = "bottom_right",
               q_positions: Optional[np.ndarray] = None,
               k_positions: Optional[np.ndarray] = None, extra_logit_scale: float = 1.0,
-              masked_row: str = "zero") -> np.ndarray:
+              masked_row: str = "zero", sinks: Optional[np.ndarray] = None) -> np.ndarray:
     """Reference attention of spec §5, all in fp64.
 
     q [B,Hq,Sq,D], k [B,Hkv,Sk,D], v [B,Hkv,Sk,Dv] -> [B,Hq,Sq,Dv]; GQA: head h reads
@@ -534,6 +534,12 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
     k_pos > q_pos; softmax in fp64. A row with every key masked (possible only
     with bottom_right alignment and Sq > Sk, or explicit positions) yields zeros
     (``masked_row='zero'``, FlashAttention's convention) or NaN (``'nan'``).
+    ``sinks`` [Hq] (gpt-oss attention sinks, HF ``GptOssAttention.sinks``):
+    logit ``sinks[h]`` is appended to every row of head h as one more key
+    column, the softmax runs over Sk + 1 columns and that column is dropped
+    (it has no value row). A fully masked row then puts all its weight on the
+    sink and yields zeros under either ``masked_row`` (as HF does), unless its
+    sink is -inf too.
     """
     q = np.asarray(q, dtype=F64)
     k = np.asarray(k, dtype=F64)
@@ -564,10 +570,16 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
         kpb = np.broadcast_to(kp, (B, Sk))
         mask = kpb[:, None, None, :] > qpb[:, None, :, None]  # spec §5: k_pos > q_pos -> -inf
         logits = np.where(mask, -np.inf, logits)
+    if sinks is not None:                        # gpt-oss: cat([logits, sink]) over keys
+        sk_col = np.broadcast_to(np.asarray(sinks, dtype=F64).reshape(1, Hq, 1, 1),
+                                 (B, Hq, Sq, 1))
+        logits = np.concatenate([logits, sk_col], axis=-1)
     mx = logits.max(axis=-1, keepdims=True)
     dead = ~np.isfinite(mx)
     e = np.exp(logits - np.where(dead, 0.0, mx))
     p = e / np.where(dead, 1.0, e.sum(axis=-1, keepdims=True))  # spec §5: softmax in fp64
+    if sinks is not None:
+        p = p[..., :-1]                          # the sink column has no value row
     out = np.einsum("bhqk,bhkd->bhqd", p, vv)
     if masked_row == "nan":
         out = np.where(dead, np.nan, out)

@@ -511,6 +511,25 @@ def test_attention() -> None:
     n = R.attention(big_q, k[:1, :, :3], v[:1, :, :3], causal=True, masked_row="nan")
     check("sq > sk bottom_right: fully masked rows -> 0 / NaN",
           np.all(z[:, :, :2] == 0) and np.all(np.isnan(n[:, :, :2])) and np.all(np.isfinite(n[:, :, 2:])))
+    # gpt-oss attention sinks: one more logit column per head, dropped after
+    # the softmax
+    sinks = rng.uniform(-3, 3, Hq)
+    s1 = R.attention(q3, k7, v7, causal=True, alibi_slopes=slopes, sinks=sinks)
+    m = max(lg.max(axis=-1).max(), sinks[5])
+    num = np.exp(lg - m)
+    den = num.sum(-1, keepdims=True) + np.exp(sinks[5] - m)
+    check("attention sinks == explicit exp(s - m) / (exp(sink - m) + sum exp(s - m))",
+          near(s1[0, 5], (num / den) @ vh, 1e-12))
+    check("attention sinks = -inf == no sinks",
+          near(R.attention(q3, k7, v7, causal=True, sinks=np.full(Hq, -np.inf)),
+               R.attention(q3, k7, v7, causal=True), 1e-15))
+    check("attention sinks = +60 -> output ~ 0",
+          np.max(np.abs(R.attention(q3, k7, v7, sinks=np.full(Hq, 60.0)))) < 1e-20)
+    zs = R.attention(big_q, k[:1, :, :3], v[:1, :, :3], causal=True, sinks=sinks[:2])
+    ns = R.attention(big_q, k[:1, :, :3], v[:1, :, :3], causal=True, sinks=sinks[:2],
+                     masked_row="nan")
+    check("attention sinks: fully masked rows -> 0 (also under masked_row='nan', as HF)",
+          np.all(zs[:, :, :2] == 0) and np.all(ns[:, :, :2] == 0) and near(zs, ns, 0))
     # relative-position invariance: scores depend only on i - j
     x1 = rng.standard_normal(D)
     x2 = rng.standard_normal(D)

@@ -17,7 +17,8 @@ What is compared (see hf_ref.py for how each HF function is called):
   * RoPE application: llama/gpt_neox rotate_half, glm and gptj interleaved, deepseek
     de-interleave, GPT-J's own sinusoidal table, the spec's d=8 golden example.
   * ALiBi slopes n = 1..130 and padding-aware key-linear bias vs BLOOM build_alibi_tensor.
-  * DeepSeek softmax scale vs yarn_apply_mscale; attention vs llama eager_attention_forward.
+  * DeepSeek softmax scale vs yarn_apply_mscale; attention vs llama eager_attention_forward;
+    attention sinks vs gpt_oss eager_attention_forward.
 
 Tolerances (u = 2**-24, the fp32 unit roundoff; HF's inv_freq is fp32, the
 attention factor a Python float):
@@ -34,6 +35,8 @@ attention factor a Python float):
   * ALiBi slopes: relative (2n + 4)u (BLOOM raises an fp32 base to powers up to 2n);
     bias: same plus u.
   * attention: absolute 1e-6 (HF's eager softmax runs in fp32).
+  * attention sinks: absolute 1e-12 (gpt-oss's eager softmax runs in the input dtype,
+    fp64 here).
 """
 
 from __future__ import annotations
@@ -419,6 +422,34 @@ def test_attention(H, seed: int) -> None:
               near(out, ref, 1e-6), f"max err {np.max(np.abs(out - ref)):.3g}")
 
 
+def test_attention_sinks(H, seed: int) -> None:
+    """posenc_ref's sinks vs gpt-oss's own eager attention (fp64 on both sides):
+    GQA, causal or not, Sq > Sk (fully masked rows: zeros), sinks that
+    dominate and sinks that vanish."""
+    rng = np.random.default_rng(seed + 600)
+    for i in range(20):
+        B, Hkv = 2, int(rng.integers(1, 4))
+        Hq = Hkv * int(rng.integers(1, 4))
+        Sk = int(rng.integers(1, 12))
+        Sq = int(rng.integers(1, Sk + 4))
+        D = int(rng.integers(1, 33)) * 2
+        causal = i % 2 == 0
+        q = rng.standard_normal((B, Hq, Sq, D))
+        k = rng.standard_normal((B, Hkv, Sk, D))
+        v = rng.standard_normal((B, Hkv, Sk, D))
+        # Ordinary sinks, and every fifth case sinks that dominate or vanish.
+        sinks = rng.uniform(-6.0, 6.0, Hq) * (10.0 if i % 5 == 4 else 1.0)
+        ref = R.attention(q, k, v, causal=causal, sinks=sinks)
+        qpos = np.arange(Sq) + Sk - Sq
+        mask = None
+        if causal:
+            mask = np.where(np.arange(Sk)[None, :] > qpos[:, None], -np.inf, 0.0)[None, None]
+        out = H.gpt_oss_eager_attention(q, k, v, mask, 1 / math.sqrt(D), sinks)
+        check(f"attention sinks vs HF gpt-oss eager (GQA {Hq}/{Hkv}, Sq={Sq}, Sk={Sk}, "
+              f"causal={causal}, max |sink| {np.abs(sinks).max():.3g})",
+              near(out, ref, 1e-12), f"max err {np.max(np.abs(out - ref)):.3g}")
+
+
 def main(argv: List[str]) -> int:
     global VERBOSE
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -446,7 +477,8 @@ def main(argv: List[str]) -> int:
                      ("application", lambda: test_application(H, args.n, args.seed)),
                      ("alibi", lambda: test_alibi(H, args.seed)),
                      ("deepseek", lambda: test_deepseek(H, args.seed)),
-                     ("attention", lambda: test_attention(H, args.seed))):
+                     ("attention", lambda: test_attention(H, args.seed)),
+                     ("attention sinks", lambda: test_attention_sinks(H, args.seed))):
         try:
             fn()
         except Exception as e:  # a crash is a failure
