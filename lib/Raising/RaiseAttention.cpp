@@ -182,6 +182,52 @@ Value matchSoftmax(Value p) {
   return x;
 }
 
+/// gpt-oss's attention sinks: `softmax(concat(logits, sink)[..., :Sk])`
+/// where the sink column broadcasts `sinks[h]` over batch and queries (HF
+/// subtracts the row max first, which softmax cancels). Returns the logits
+/// and sets `sinks` to the `[Hq]` tensor.
+Value matchSinkSoftmax(Value probs, Value &sinks) {
+  std::optional<LastDimSlice> kept = matchLastDimSlice(probs);
+  if (!kept || kept->offset != 0)
+    return Value();
+  Value combined = matchSoftmax(kept->source);
+  if (!combined)
+    return Value();
+  if (auto sub = matchRowBroadcast<arith::SubFOp>(combined);
+      sub && isRowReduction<arith::MaximumFOp>(stripUnitReshapes(sub->second),
+                                               sub->first, -INFINITY))
+    combined = sub->first;
+  std::optional<SmallVector<Value>> pieces = matchLastDimConcat(combined);
+  if (!pieces || pieces->size() != 2)
+    return Value();
+  Value logits = (*pieces)[0], column = (*pieces)[1];
+  auto logitsType = cast<RankedTensorType>(logits.getType());
+  auto columnType = cast<RankedTensorType>(column.getType());
+  if (logitsType.getRank() != 4 || columnType.getDimSize(3) != 1 ||
+      logitsType.getDimSize(3) != kept->size)
+    return Value();
+  // The column copies a per-head value: read through the head axis only.
+  auto copy = column.getDefiningOp<linalg::GenericOp>();
+  if (!copy || copy.getNumDpsInputs() != 1 || copy.getNumResults() != 1 ||
+      !copy.getBody()->without_terminator().empty() ||
+      copy.getBody()->getTerminator()->getOperand(0) !=
+          copy.getBody()->getArgument(0))
+    return Value();
+  Value source = copy.getDpsInputs()[0];
+  auto dims = nonUnitDims(copy.getIndexingMapsArray()[0],
+                          cast<ShapedType>(source.getType()));
+  if (!dims || *dims != SmallVector<unsigned>{1} ||
+      !copy.getIndexingMapsArray()[1].isIdentity())
+    return Value();
+  Value table = stripUnitReshapes(source);
+  auto tableType = dyn_cast<RankedTensorType>(table.getType());
+  if (!tableType || tableType.getRank() != 1 ||
+      !tableType.getElementType().isF32())
+    return Value();
+  sinks = table;
+  return logits;
+}
+
 /// What the logits add to the scaled scores.
 struct Terms {
   bool causal = false;
@@ -433,7 +479,10 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     Value guardedLogits;
     if (Value inner = stripMaskedRowGuard(probs, guardedLogits))
       probs = inner;
-    Value logits = matchSoftmax(probs);
+    Value sinks;
+    Value logits = matchSinkSoftmax(probs, sinks);
+    if (!logits)
+      logits = matchSoftmax(probs);
     if (!logits || (guardedLogits && guardedLogits != logits))
       return rewriter.notifyMatchFailure(pv, "no last-axis softmax");
     auto logitsType = cast<RankedTensorType>(logits.getType());
@@ -566,10 +615,12 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
       form = terms.alibi.getForm();
       alignment = terms.alibi.getAlignment();
     }
+    if (sinks && cast<RankedTensorType>(sinks.getType()).getDimSize(0) != hq)
+      return rewriter.notifyMatchFailure(pv, "one sink per query head");
     auto attention = AttentionOp::create(
         rewriter, loc, resultType, q, k, v, Value(), Value(), alibiSlopes,
-        Value(), Value(), Value(), scaleAttr, terms.causal, nullptr,
-        alibiConfig, form, alignment);
+        Value(), Value(), sinks, scaleAttr, terms.causal, nullptr, alibiConfig,
+        form, alignment);
     Value collapsed = tensor::CollapseShapeOp::create(
         rewriter, loc, pv.getResult(0).getType(), attention,
         SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
