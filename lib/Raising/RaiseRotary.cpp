@@ -13,8 +13,10 @@
 #include "posenc/Raising/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -24,6 +26,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <complex>
+#include <cstring>
 
 #define DEBUG_TYPE "posenc-raise-rotary"
 
@@ -60,6 +64,23 @@ struct TableSource {
 /// pairs `(2i, 2i+1)` read `repeat_interleave(f, 2)`.
 enum class TableWidth { Half, Concat, Interleaved };
 
+/// True when `groups` reshape `[..., w]` (rank `n`) to or from
+/// `[..., w, 2]`: every dimension alone but the last, which pairs with the
+/// new one (of size `pairSize`, which must be 2).
+bool splitsLastIntoPairs(ArrayRef<ReassociationIndices> groups, int64_t n,
+                         int64_t pairSize) {
+  if (n < 1 || pairSize != 2 || int64_t(groups.size()) != n)
+    return false;
+  for (int64_t i = 0; i < n; ++i) {
+    ReassociationIndices expected{i};
+    if (i == n - 1)
+      expected.push_back(n);
+    if (groups[i] != expected)
+      return false;
+  }
+  return true;
+}
+
 /// `repeat_interleave(t, 2)` along the last dimension as importers
 /// materialize it: a copy generic that broadcasts `t` (`[..., w]`) over a new
 /// last dimension of size 2, collapsed into `[..., 2w]`. Returns `t`.
@@ -69,16 +90,9 @@ Value matchRepeatInterleave(Value v) {
     return Value();
   RankedTensorType srcType = collapse.getSrcType();
   int64_t n = srcType.getRank() - 1; // rank of the result
-  SmallVector<ReassociationIndices> groups = collapse.getReassociationIndices();
-  if (n < 1 || srcType.getShape().back() != 2 || int64_t(groups.size()) != n)
+  if (!splitsLastIntoPairs(collapse.getReassociationIndices(), n,
+                           srcType.getShape().back()))
     return Value();
-  for (int64_t i = 0; i < n; ++i) {
-    ReassociationIndices expected{i};
-    if (i == n - 1)
-      expected.push_back(n);
-    if (groups[i] != expected)
-      return Value();
-  }
   auto copy = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
   if (!copy || copy.getNumDpsInputs() != 1 || copy.getNumDpsInits() != 1 ||
       copy.getNumParallelLoops() != copy.getNumLoops() ||
@@ -170,24 +184,17 @@ std::optional<Gather> matchGather(Value v) {
   return Gather{table, generic.getDpsInputOperand(0), wrap};
 }
 
-/// Reads a half-width table (`half` columns) as columns `[c, c + half)` of
-/// rows gathered from a table `[P, C]`. Positions must stay in `[0, P)`:
-/// an arange checked statically, or runtime positions without the
+/// The positions of rows gathered from a table `[P, C]` (`gathered`, unit
+/// reshapes stripped; columns from 0). Positions must stay in `[0, P)`: an
+/// arange checked statically, or runtime positions without the
 /// negative-index wrap (outside `[0, P)` the gather is undefined; with the
-/// wrap, a negative position reads row `pos + P`, which no angle
-/// `pos * w` reproduces).
-std::optional<TableSource> matchGatheredTable(Value table, int64_t half) {
-  std::optional<LastDimSlice> slice =
-      matchLastDimSlice(stripUnitReshapes(table));
-  if (!slice || slice->size != half)
-    return std::nullopt;
-  Value gathered = stripUnitReshapes(slice->source);
+/// wrap, a negative position reads row `pos + P`, which no angle `pos * w`
+/// reproduces).
+std::optional<TableSource> matchGatheredRows(Value gathered) {
   std::optional<Gather> g = matchGather(gathered);
-  auto gatheredType = cast<RankedTensorType>(gathered.getType());
-  if (!g ||
-      gatheredType.getShape().back() !=
-          cast<RankedTensorType>(slice->source.getType()).getShape().back())
+  if (!g)
     return std::nullopt;
+  auto gatheredType = cast<RankedTensorType>(gathered.getType());
   // Row `s` of the gather holds the table row of position `s`.
   SmallVector<unsigned> rowDims;
   for (int64_t d = 0; d + 1 < gatheredType.getRank(); ++d)
@@ -213,7 +220,23 @@ std::optional<TableSource> matchGatheredTable(Value table, int64_t half) {
     src.positions = ints;
   }
   src.table = g->table;
-  src.column = slice->offset;
+  return src;
+}
+
+/// Reads a half-width table (`half` columns) as columns `[c, c + half)` of
+/// rows gathered from a table `[P, C]` (GPT-J's `embed_positions`).
+std::optional<TableSource> matchGatheredTable(Value table, int64_t half) {
+  std::optional<LastDimSlice> slice =
+      matchLastDimSlice(stripUnitReshapes(table));
+  if (!slice || slice->size != half)
+    return std::nullopt;
+  Value gathered = stripUnitReshapes(slice->source);
+  if (cast<RankedTensorType>(gathered.getType()).getShape().back() !=
+      cast<RankedTensorType>(slice->source.getType()).getShape().back())
+    return std::nullopt;
+  std::optional<TableSource> src = matchGatheredRows(gathered);
+  if (src)
+    src->column = slice->offset;
   return src;
 }
 
@@ -350,17 +373,24 @@ void describeFrequencies(Operation *rotary, Value invFreq, int64_t rotaryDim) {
     rotary->emitRemark("rotary raised with runtime frequencies");
     return;
   }
-  // inv_freq[1] = base^(-2/d) names the base of an unscaled ladder.
-  double base = std::pow(values[1], -double(rotaryDim) / 2.0);
-  SmallVector<double> ladder = defaultInvFreq(rotaryDim, base);
-  bool isLadder = values[0] == 1.0;
-  for (auto [x, y] : llvm::zip_equal(values, ladder))
-    isLadder &= std::abs(x - y) <= 4e-7 * std::abs(y);
+  // inv_freq[k] = base^(-2k/d) names the base of an unscaled ladder. The
+  // last entry names it most precisely (the rounding of inv_freq[1] to f32
+  // grows d/2-fold in its power: Llama-3's 500000 would read 499999.7);
+  // bases are integers in practice.
+  int64_t last = values.size() - 1;
+  double estimate = std::pow(values[last], -double(rotaryDim) / (2.0 * last));
+  auto isLadder = [&](double base) {
+    SmallVector<double> ladder = defaultInvFreq(rotaryDim, base);
+    bool equal = values[0] == 1.0;
+    for (auto [x, y] : llvm::zip_equal(values, ladder))
+      equal &= std::abs(x - y) <= 4e-7 * std::abs(y);
+    return equal;
+  };
   InFlightDiagnostic remark = rotary->emitRemark();
-  if (isLadder)
+  if (isLadder(std::round(estimate)) || isLadder(estimate))
     remark << "rotary raised; inv_freq equals the unscaled ladder of "
               "rope_theta = "
-           << std::round(base);
+           << std::round(estimate);
   else
     remark << "rotary raised; inv_freq is a scaled or custom table (not an "
               "unscaled ladder), kept as a constant operand";
@@ -417,13 +447,136 @@ recoverFrequencies(ArrayRef<double> table, int64_t rows, int64_t columns,
   return frequencies;
 }
 
+/// The values of a constant complex table `[P, C]` (dense, or a
+/// dense_resource blob as torch-mlir writes complex buffers) read as the real
+/// table `[P, 2C]` of its real parts followed by its imaginary parts.
+std::optional<SmallVector<double>> complexTableValues(Value table) {
+  auto type = cast<RankedTensorType>(table.getType());
+  auto complexType = dyn_cast<ComplexType>(type.getElementType());
+  Attribute attr;
+  if (!complexType || type.getRank() != 2 || !type.hasStaticShape() ||
+      !matchPattern(table, m_Constant(&attr)))
+    return std::nullopt;
+  int64_t rows = type.getDimSize(0), columns = type.getDimSize(1);
+  SmallVector<double> values(rows * 2 * columns);
+  auto set = [&](int64_t k, double re, double im) {
+    int64_t p = k / columns, i = k % columns;
+    values[p * 2 * columns + i] = re;
+    values[p * 2 * columns + columns + i] = im;
+  };
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    auto elements = dense.tryGetValues<std::complex<APFloat>>();
+    if (failed(elements))
+      return std::nullopt;
+    for (auto [k, x] : llvm::enumerate(*elements))
+      set(k, x.real().convertToDouble(), x.imag().convertToDouble());
+    return values;
+  }
+  auto resource = dyn_cast<DenseResourceElementsAttr>(attr);
+  AsmResourceBlob *blob =
+      resource ? resource.getRawHandle().getBlob() : nullptr;
+  if (!blob || !complexType.getElementType().isF32())
+    return std::nullopt;
+  ArrayRef<char> data = blob->getData();
+  if (int64_t(data.size()) != rows * columns * 2 * int64_t(sizeof(float)))
+    return std::nullopt;
+  for (int64_t k = 0; k < rows * columns; ++k) {
+    float pair[2];
+    std::memcpy(pair, data.data() + k * sizeof(pair), sizeof(pair));
+    set(k, pair[0], pair[1]);
+  }
+  return values;
+}
+
+/// The rotary operands for a table of cos and sin values by position
+/// `[P, C]`: real with the `half` cos and sin columns at `cosColumn` and
+/// `sinColumn` (GPT-J's `embed_positions`), or complex `cos + i sin` read as
+/// the real `[P, 2C]` of its real then imaginary parts (Meta's `freqs_cis`).
+/// A constant f32 table of sin/cos of f32 frequencies becomes `invFreq`, so
+/// that the rotary can fuse into attention; any other table the exact
+/// `cos`/`sin` columns.
+void tableOperands(PatternRewriter &rewriter, Location loc, Value table,
+                   int64_t cosColumn, int64_t sinColumn, int64_t half,
+                   Value &invFreq, Value &cos, Value &sin) {
+  auto tableType = cast<RankedTensorType>(table.getType());
+  auto complexType = dyn_cast<ComplexType>(tableType.getElementType());
+  Type elementType =
+      complexType ? complexType.getElementType() : tableType.getElementType();
+  int64_t rows = tableType.getDimSize(0);
+  int64_t columns = tableType.getDimSize(1) * (complexType ? 2 : 1);
+  std::optional<SmallVector<double>> values =
+      complexType ? complexTableValues(table) : evaluateConstantTensor(table);
+  if (values && elementType.isF32())
+    if (std::optional<SmallVector<float>> frequencies = recoverFrequencies(
+            *values, rows, columns, sinColumn, cosColumn, half)) {
+      invFreq = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(
+              RankedTensorType::get({half}, rewriter.getF32Type()),
+              ArrayRef<float>(*frequencies)));
+      return;
+    }
+  auto halfType = RankedTensorType::get({rows, half}, elementType);
+  // Constant tables are cut into new constants; others are copied out of
+  // the table: the CPU pipeline of LLVM 22 miscompiles a tensor.extract
+  // from a strided slice (the vectorizer's gather indices ignore the row
+  // stride).
+  auto columnsOf = [&](int64_t first) -> Value {
+    if (values) {
+      const auto &semantics = cast<FloatType>(elementType).getFloatSemantics();
+      SmallVector<APFloat> cut;
+      for (int64_t p = 0; p < rows; ++p)
+        for (int64_t i = 0; i < half; ++i) {
+          APFloat x((*values)[p * columns + first + i]);
+          bool lost;
+          x.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
+          cut.push_back(x);
+        }
+      return arith::ConstantOp::create(rewriter, loc,
+                                       DenseElementsAttr::get(halfType, cut));
+    }
+    // Of a complex table, columns `[C, 2C)` are the imaginary parts.
+    bool imaginary = complexType && first >= columns / 2;
+    if (imaginary)
+      first -= columns / 2;
+    SmallVector<OpFoldResult> offsets{rewriter.getIndexAttr(0),
+                                      rewriter.getIndexAttr(first)};
+    SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(rows),
+                                    rewriter.getIndexAttr(half)};
+    SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, table, offsets,
+                                                 sizes, strides);
+    Value init = tensor::EmptyOp::create(rewriter, loc, halfType.getShape(),
+                                         elementType);
+    if (!complexType)
+      return linalg::CopyOp::create(rewriter, loc, slice, init).getResult(0);
+    AffineMap id = rewriter.getMultiDimIdentityMap(2);
+    SmallVector<utils::IteratorType> parallel(2, utils::IteratorType::parallel);
+    return linalg::GenericOp::create(
+               rewriter, loc, TypeRange{halfType}, ValueRange{slice},
+               ValueRange{init}, ArrayRef<AffineMap>{id, id}, parallel,
+               [&](OpBuilder &b, Location l, ValueRange args) {
+                 Value part =
+                     imaginary
+                         ? complex::ImOp::create(b, l, args[0]).getResult()
+                         : complex::ReOp::create(b, l, args[0]).getResult();
+                 linalg::YieldOp::create(b, l, part);
+               })
+        .getResult(0);
+  };
+  cos = columnsOf(cosColumn);
+  sin = columnsOf(sinColumn);
+}
+
 /// The pieces of a raised rotary, checked; building it is separate.
 struct RotaryMatch {
   Value input;
   int64_t rotaryDim;
   int64_t tokenDim;
   TableSource source;    // of the cos table
-  int64_t sinColumn = 0; // with a gathered table: the sin table's column
+  int64_t sinColumn = 0; // with a `source.table`: the first sin column (of
+                         // the real view of a complex table, see
+                         // tableOperands)
 };
 
 /// Builds `posenc.rotary` for `m` in place of `root`.
@@ -446,63 +599,11 @@ Value buildRotary(PatternRewriter &rewriter, Location loc, const RotaryMatch &m,
     return tensor::CollapseShapeOp::create(rewriter, loc, target, v, *groups);
   };
   Value invFreq, cos, sin;
-  if (Value table = m.source.table) {
-    // A gathered table becomes inv_freq when it is sin/cos of f32
-    // frequencies (so that the rotary can fuse into attention), else the
-    // cos/sin tables cut from it (exact).
-    auto tableType = cast<RankedTensorType>(table.getType());
-    Type elementType = tableType.getElementType();
-    int64_t rows = tableType.getDimSize(0), columns = tableType.getDimSize(1);
-    int64_t half = m.rotaryDim / 2;
-    std::optional<SmallVector<double>> values = evaluateConstantTensor(table);
-    std::optional<SmallVector<float>> frequencies;
-    if (values && elementType.isF32())
-      frequencies = recoverFrequencies(*values, rows, columns, m.sinColumn,
-                                       m.source.column, half);
-    auto halfType = RankedTensorType::get({rows, half}, elementType);
-    // Constant tables are cut into new constants; others are copied out of
-    // the table: the CPU pipeline of LLVM 22 miscompiles a tensor.extract
-    // from a strided slice (the vectorizer's gather indices ignore the row
-    // stride).
-    auto columnsOf = [&](int64_t first) -> Value {
-      if (values) {
-        const auto &semantics =
-            cast<FloatType>(elementType).getFloatSemantics();
-        SmallVector<APFloat> cut;
-        for (int64_t p = 0; p < rows; ++p)
-          for (int64_t i = 0; i < half; ++i) {
-            APFloat x((*values)[p * columns + first + i]);
-            bool lost;
-            x.convert(semantics, APFloat::rmNearestTiesToEven, &lost);
-            cut.push_back(x);
-          }
-        return arith::ConstantOp::create(rewriter, loc,
-                                         DenseElementsAttr::get(halfType, cut));
-      }
-      SmallVector<OpFoldResult> offsets{rewriter.getIndexAttr(0),
-                                        rewriter.getIndexAttr(first)};
-      SmallVector<OpFoldResult> sizes{rewriter.getIndexAttr(rows),
-                                      rewriter.getIndexAttr(half)};
-      SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
-      Value slice = tensor::ExtractSliceOp::create(rewriter, loc, table,
-                                                   offsets, sizes, strides);
-      Value init = tensor::EmptyOp::create(rewriter, loc, halfType.getShape(),
-                                           elementType);
-      return linalg::CopyOp::create(rewriter, loc, slice, init).getResult(0);
-    };
-    if (frequencies) {
-      invFreq = arith::ConstantOp::create(
-          rewriter, loc,
-          DenseElementsAttr::get(
-              RankedTensorType::get({half}, rewriter.getF32Type()),
-              ArrayRef<float>(*frequencies)));
-    } else {
-      cos = columnsOf(m.source.column);
-      sin = columnsOf(m.sinColumn);
-    }
-  } else {
+  if (Value table = m.source.table)
+    tableOperands(rewriter, loc, table, m.source.column, m.sinColumn,
+                  m.rotaryDim / 2, invFreq, cos, sin);
+  else
     invFreq = collapseAll(m.source.invFreq, 1);
-  }
   Value positions;
   if (m.source.positions) {
     bool batched = nonUnitShape(m.source.positions).size() == 2;
@@ -524,6 +625,10 @@ Value buildRotary(PatternRewriter &rewriter, Location loc, const RotaryMatch &m,
       rewriter.getI64IntegerAttr(m.rotaryDim), tokenDim, nullptr, nullptr);
   if (invFreq)
     describeFrequencies(rotary, invFreq, m.rotaryDim);
+  else if (isa<ComplexType>(getElementTypeOrSelf(m.source.table.getType())))
+    rotary->emitRemark("rotary raised with cos/sin tables cut from the real "
+                       "and imaginary parts of the complex table (not "
+                       "cos/sin of f32 frequencies)");
   else
     rotary->emitRemark("rotary raised with cos/sin tables sliced from the "
                        "gathered table (not sin/cos of f32 frequencies)");
@@ -621,17 +726,11 @@ bool isRotateHalf(Value r, Value x) {
 /// along it and collapsed back.
 bool isRotateEveryTwo(Value r, Value x) {
   auto collapse = r.getDefiningOp<tensor::CollapseShapeOp>();
-  if (!collapse || collapse.getResultType() != x.getType())
+  if (!collapse || collapse.getResultType() != x.getType() ||
+      !splitsLastIntoPairs(collapse.getReassociationIndices(),
+                           collapse.getResultType().getRank(),
+                           collapse.getSrcType().getShape().back()))
     return false;
-  int64_t n = collapse.getResultType().getRank();
-  SmallVector<ReassociationIndices> groups = collapse.getReassociationIndices();
-  for (int64_t i = 0; i < n; ++i) {
-    ReassociationIndices expected{i};
-    if (i == n - 1)
-      expected.push_back(n);
-    if (groups[i] != expected)
-      return false;
-  }
   std::optional<SmallVector<Value>> pieces =
       matchLastDimConcat(collapse.getSrc());
   if (!pieces || pieces->size() != 2 || llvm::any_of(*pieces, [](Value piece) {
@@ -816,6 +915,233 @@ struct FoldPartialRotary : OpRewritePattern<tensor::ConcatOp> {
   int64_t &count;
 };
 
+/// Meta's `view_as_complex(x.reshape(..., D/2, 2))` as torch-mlir emits it:
+/// a generic without inputs over `[..., D/2]` yielding
+/// `complex.create(e[i..., j, 0], e[i..., j, 1])`, every other index the
+/// iteration index (or 0 on a unit dimension), with `e` an f32 expand_shape
+/// into `[..., D/2, 2]` whose last group splits `D` into pairs (it may split
+/// more: torch-mlir expands the projection `[S, H * D]` into
+/// `[1, S, H, D/2, 2]` at once). Returns the expand.
+tensor::ExpandShapeOp matchViewAsComplex(Value v) {
+  auto generic = v.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 0 ||
+      generic.getNumDpsInits() != 1 || generic.getNumResults() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.getIndexingMapsArray().back().isIdentity())
+    return {};
+  Block *body = generic.getBody();
+  if (llvm::any_of(body->without_terminator(),
+                   [](Operation &op) { return !isPure(&op); }))
+    return {};
+  auto create =
+      body->getTerminator()->getOperand(0).getDefiningOp<complex::CreateOp>();
+  if (!create)
+    return {};
+  auto re = create.getReal().getDefiningOp<tensor::ExtractOp>();
+  auto im = create.getImaginary().getDefiningOp<tensor::ExtractOp>();
+  if (!re || !im || re.getTensor() != im.getTensor())
+    return {};
+  auto expand = re.getTensor().getDefiningOp<tensor::ExpandShapeOp>();
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t n = type.getRank();
+  if (!expand || !expand.getSrcType().getElementType().isF32() ||
+      !expand.getResultType().hasStaticShape() ||
+      expand.getResultType().getShape().back() != 2 ||
+      expand.getResultType().getShape().drop_back() != type.getShape() ||
+      !llvm::is_contained(expand.getReassociationIndices().back(), n - 1))
+    return {};
+  // The real part reads lane 0 of pair `j`, the imaginary part lane 1.
+  auto readsLane = [&](tensor::ExtractOp extract, int64_t lane) {
+    OperandRange indices = extract.getIndices();
+    for (int64_t d = 0; d < n; ++d) {
+      auto index = indices[d].getDefiningOp<linalg::IndexOp>();
+      APInt zero;
+      if (!(index && index->getBlock() == body &&
+            int64_t(index.getDim()) == d) &&
+          !(type.getDimSize(d) == 1 &&
+            matchPattern(indices[d], m_ConstantInt(&zero)) && zero.isZero()))
+        return false;
+    }
+    APInt c;
+    return matchPattern(indices[n], m_ConstantInt(&c)) &&
+           c.getSExtValue() == lane;
+  };
+  if (!readsLane(re, 0) || !readsLane(im, 1))
+    return {};
+  return expand;
+}
+
+/// The input `[..., D]` of the expand that `matchViewAsComplex` returned:
+/// its source, expanded like it but for the pairs.
+Value unpairedInput(PatternRewriter &rewriter, tensor::ExpandShapeOp expand,
+                    RankedTensorType type) {
+  SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
+  groups.back().pop_back();
+  if (llvm::all_of(groups, [](const ReassociationIndices &group) {
+        return group.size() == 1;
+      }))
+    return expand.getSrc();
+  return tensor::ExpandShapeOp::create(rewriter, expand.getLoc(), type,
+                                       expand.getSrc(), groups);
+}
+
+/// What a body value of `view_as_real`'s generic is at lane `lane` of the
+/// last loop `laneDim`: the real or imaginary part of `in`, through selects
+/// on comparisons of `linalg.index laneDim` with constants.
+enum class Part { Real, Imaginary, Other };
+Part partAtLane(Value v, BlockArgument in, unsigned laneDim, int64_t lane) {
+  if (auto re = v.getDefiningOp<complex::ReOp>())
+    return re.getComplex() == in ? Part::Real : Part::Other;
+  if (auto im = v.getDefiningOp<complex::ImOp>())
+    return im.getComplex() == in ? Part::Imaginary : Part::Other;
+  auto select = v.getDefiningOp<arith::SelectOp>();
+  auto cmp = select ? select.getCondition().getDefiningOp<arith::CmpIOp>()
+                    : arith::CmpIOp();
+  if (!cmp)
+    return Part::Other;
+  auto laneValue = [&](Value x) -> std::optional<APInt> {
+    APInt c;
+    if (matchPattern(x, m_ConstantInt(&c)))
+      return c;
+    auto index = x.getDefiningOp<linalg::IndexOp>();
+    if (index && index->getBlock() == in.getOwner() &&
+        index.getDim() == laneDim)
+      return APInt(64, lane);
+    return std::nullopt;
+  };
+  std::optional<APInt> lhs = laneValue(cmp.getLhs());
+  std::optional<APInt> rhs = laneValue(cmp.getRhs());
+  if (!lhs || !rhs || lhs->getBitWidth() != rhs->getBitWidth())
+    return Part::Other;
+  bool taken = arith::applyCmpPredicate(cmp.getPredicate(), *lhs, *rhs);
+  return partAtLane(taken ? select.getTrueValue() : select.getFalseValue(), in,
+                    laneDim, lane);
+}
+
+/// `view_as_real(c)` as torch-mlir emits it: a generic over `[..., W, 2]`
+/// reading `c` (`[..., W]`) that yields the real part of the element at lane
+/// 0 of the new last loop and the imaginary part at lane 1. Returns `c`.
+Value matchViewAsReal(Value v) {
+  auto generic = v.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || generic.getNumResults() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return Value();
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  unsigned n = generic.getNumLoops() - 1;
+  Value c = generic.getDpsInputs()[0];
+  auto type = cast<RankedTensorType>(v.getType());
+  auto inType = dyn_cast<RankedTensorType>(c.getType());
+  if (!maps[1].isIdentity() ||
+      maps[0] != AffineMap::getMultiDimIdentityMap(n + 1, v.getContext())
+                     .getMajorSubMap(n) ||
+      !inType || inType.getShape() != type.getShape().drop_back() ||
+      type.getShape().back() != 2)
+    return Value();
+  Block *body = generic.getBody();
+  if (llvm::any_of(body->without_terminator(),
+                   [](Operation &op) { return !isPure(&op); }))
+    return Value();
+  Value yielded = body->getTerminator()->getOperand(0);
+  BlockArgument in = body->getArgument(0);
+  if (partAtLane(yielded, in, n, 0) != Part::Real ||
+      partAtLane(yielded, in, n, 1) != Part::Imaginary)
+    return Value();
+  return c;
+}
+
+/// Meta's complex table `freqs_cis` (`cos + i sin`, `[P, C]`) as the complex
+/// multiply reads it, unit reshapes stripped, with `half` columns: rows
+/// `[o, o + S)` sliced from it (the arange `o + s`), rows gathered by
+/// positions, or the whole table (`P = S`). The table must be a constant or
+/// an argument: a table computed in the IR (`conj(freqs_cis)`) is not read.
+std::optional<TableSource> matchComplexTable(Value table, int64_t half) {
+  Value t = stripUnitReshapes(table);
+  auto type = cast<RankedTensorType>(t.getType());
+  auto isTable = [](Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    auto element = dyn_cast<ComplexType>(type.getElementType());
+    return element && element.getElementType().isF32() && type.getRank() == 2 &&
+           type.hasStaticShape() &&
+           (isa<BlockArgument>(v) || matchPattern(v, m_Constant()));
+  };
+  TableSource src;
+  if (auto slice = t.getDefiningOp<tensor::ExtractSliceOp>()) {
+    ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+    if (!isTable(slice.getSource()) || type.getRank() != 2 ||
+        !slice.hasUnitStride() || ShapedType::isDynamic(offsets[0]) ||
+        ShapedType::isDynamic(offsets[1]) || !type.hasStaticShape() ||
+        type.getDimSize(1) != half)
+      return std::nullopt;
+    src.table = slice.getSource();
+    src.offset = offsets[0];
+    src.column = offsets[1];
+    return src;
+  }
+  if (isTable(t)) {
+    if (type.getDimSize(1) != half)
+      return std::nullopt;
+    src.table = t;
+    return src;
+  }
+  std::optional<TableSource> rows = matchGatheredRows(t);
+  if (!rows || !isTable(rows->table) || type.getShape().back() != half)
+    return std::nullopt;
+  return rows;
+}
+
+/// Meta's reference RoPE, the complex product:
+/// `flatten(view_as_real(view_as_complex(x) * freqs_cis))`, pairs
+/// `(2i, 2i+1)` multiplied by `freqs_cis[pos, i] = cos + i sin`:
+/// `(x0 cos - x1 sin) + i (x0 sin + x1 cos)`, an interleaved rotary.
+struct RaiseComplexProduct : OpRewritePattern<tensor::CollapseShapeOp> {
+  RaiseComplexProduct(MLIRContext *ctx, int64_t &count)
+      : OpRewritePattern(ctx), count(count) {}
+
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getResultType();
+    if (!type.getElementType().isF32() || !type.hasStaticShape() ||
+        !splitsLastIntoPairs(op.getReassociationIndices(), type.getRank(),
+                             op.getSrcType().getShape().back()))
+      return failure();
+    Value product = matchViewAsReal(op.getSrc());
+    if (!product)
+      return rewriter.notifyMatchFailure(op, "not view_as_real");
+    std::optional<Elementwise> mul = matchElementwise<complex::MulOp>(product);
+    if (!mul || !mul->getInput(0) || !mul->getInput(1))
+      return rewriter.notifyMatchFailure(op, "not a complex product");
+    for (unsigned i = 0; i < 2; ++i) {
+      if (!mul->isIdentityInput(i))
+        continue;
+      tensor::ExpandShapeOp pairs = matchViewAsComplex(mul->getInput(i)->get());
+      if (!pairs)
+        continue;
+      OpOperand *table = mul->getInput(1 - i);
+      std::optional<int64_t> token = tokenAxis(
+          mul->getMap(1 - i), cast<ShapedType>(table->get().getType()),
+          cast<RankedTensorType>(product.getType()));
+      int64_t d = type.getShape().back();
+      std::optional<TableSource> src = matchComplexTable(table->get(), d / 2);
+      if (!token || !src)
+        continue;
+      // The real view of the table puts the imaginary parts (sin) after
+      // the real ones (cos).
+      int64_t columns =
+          cast<RankedTensorType>(src->table.getType()).getDimSize(1);
+      Value x = unpairedInput(rewriter, pairs, type);
+      RotaryMatch m{x, d, *token, *src, columns + src->column};
+      rewriter.replaceOp(
+          op, buildRotary(rewriter, op.getLoc(), m, RotaryLayout::interleaved));
+      ++count;
+      return success();
+    }
+    return rewriter.notifyMatchFailure(op, "not view_as_complex(x) * table");
+  }
+
+  int64_t &count;
+};
+
 struct PosEncRaiseRotaryPass
     : posenc::impl::PosEncRaiseRotaryBase<PosEncRaiseRotaryPass> {
   using Base::Base;
@@ -827,6 +1153,7 @@ struct PosEncRaiseRotaryPass
     patterns.add<RaiseRotateAndAdd>(ctx, RotaryLayout::half_split, numRaised);
     patterns.add<RaiseRotateAndAdd>(ctx, RotaryLayout::interleaved, numRaised);
     patterns.add<RaiseHalves>(ctx, numRaised);
+    patterns.add<RaiseComplexProduct>(ctx, numRaised);
     patterns.add<FoldPartialRotary>(ctx, numPartial);
     GreedyRewriteConfig config;
     config.enableFolding(false);

@@ -29,6 +29,16 @@ def PosEncRaiseRotary : Pass<"posenc-raise-rotary"> {
       `rotate_every_two(x) = [-x1, x0, -x3, x2, ...]` (stride-2 slices,
       stacked on a new last axis and collapsed) and tables repeated per pair
       (`repeat_interleave(t, 2)`, materialized as a broadcast copy);
+    - Meta's reference Llama, the complex product
+      `view_as_real(view_as_complex(x.reshape(..., D/2, 2)) * freqs_cis)`
+      flattened back (a generic of `complex.create` from lanes 0 and 1 of
+      the pairs, `complex.mul` by the table broadcast over heads, a generic
+      yielding `complex.re` at lane 0 and `complex.im` at lane 1, a
+      collapse): an interleaved rotary of the whole head. `freqs_cis`
+      (`[P, D/2]` `complex<f32>` holding `cos + i sin`, a constant or an
+      argument) is read by rows `[o, o + S)` (offset `o`), by a gather, or
+      whole, and by value like GPT-J's gathered tables (below), its real
+      and imaginary parts being the cos and sin columns;
     - partial rotary: `concat(rotary(x[..., :r]), x[..., r:])` becomes one
       `posenc.rotary` with `rotary_dim = r`.
 
