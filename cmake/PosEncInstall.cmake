@@ -22,6 +22,7 @@ set(POSENC_EXPORTED_LIBRARIES
   PosEncToLinalg
   PosEncRaising
   PosEncTransforms
+  PosEncGPU
   PosEncPipelines
   PosEncRegistration
   PosEncTargetHFConfig

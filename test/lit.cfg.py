@@ -63,3 +63,29 @@ if "-fsanitize=address" in getattr(config, "posenc_cxx_flags", ""):
 # The OpenMP runtime the JIT loads for code lowered through the omp dialect.
 if os.path.exists(os.path.join(config.llvm_lib_dir, "libomp.so")):
     config.available_features.add("libomp")
+
+# CUDA's ptxas assembles the PTX of posenc-gpu-pipeline (REQUIRES: ptxas):
+# $POSENC_PTXAS (empty: none), else from PATH or the toolkit (CUDA_HOME,
+# CUDA_PATH, /usr/local/cuda); without it those tests are UNSUPPORTED.
+import shutil
+
+
+def find_ptxas():
+    if "POSENC_PTXAS" in os.environ:
+        return os.environ["POSENC_PTXAS"] or None
+    found = shutil.which("ptxas")
+    if found:
+        return found
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root and os.access(os.path.join(root, "bin", "ptxas"), os.X_OK):
+            return os.path.join(root, "bin", "ptxas")
+    return None
+
+
+ptxas = find_ptxas()
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+else:
+    lit_config.note("ptxas not found (PATH, CUDA_HOME, CUDA_PATH, /usr/local/cuda/bin): "
+                    "the PTX validation tests (REQUIRES: ptxas) are UNSUPPORTED")

@@ -3,8 +3,10 @@
 #include "posenc/InitPosEnc.h"
 
 #include "posenc/Conversion/Passes.h"
+#include "posenc/GPU/Passes.h"
 #include "posenc/IR/PosEncDialect.h"
 #include "posenc/Pipelines/CPUPipeline.h"
+#include "posenc/Pipelines/GPUPipeline.h"
 #include "posenc/Pipelines/LinalgPipeline.h"
 #include "posenc/Pipelines/RaisePipeline.h"
 #include "posenc/Raising/Passes.h"
@@ -29,8 +31,10 @@ void mlir::posenc::registerPosEncPasses() {
   static const bool registered = [] {
     registerPosEncConversionPasses();
     registerPosEncTransformsPasses();
+    registerPosEncGPUPasses();
     registerPosEncRaisingPasses();
     registerCPUPipeline();
+    registerGPUPipeline();
     registerPosEncToLinalgPipeline();
     registerRaisePipeline();
     return true;

@@ -271,3 +271,36 @@ mlir::posenc::chooseVectorSizes(linalg::LinalgOp tiled,
     return {};
   return sizes;
 }
+
+GPUTileSizes mlir::posenc::chooseGPUTileSizes(linalg::LinalgOp op,
+                                              int64_t threads,
+                                              int64_t threadTile) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  llvm::SmallBitVector semiAffine = getSemiAffineDims(op);
+  GPUTileSizes sizes;
+  sizes.thread = ranges;
+  SmallVector<unsigned> parallel; // innermost first
+  for (int64_t i = static_cast<int64_t>(ranges.size()) - 1; i >= 0; --i)
+    if (iterators[i] == utils::IteratorType::parallel)
+      parallel.push_back(i);
+  for (unsigned dim : parallel)
+    sizes.thread[dim] = 1;
+  if (!parallel.empty() && !semiAffine[parallel.front()])
+    sizes.thread[parallel.front()] =
+        std::clamp<int64_t>(threadTile, 1, ranges[parallel.front()]);
+  sizes.block = sizes.thread;
+  int64_t left = std::max<int64_t>(1, threads);
+  for (unsigned dim : parallel) {
+    int64_t tiles = llvm::divideCeil(ranges[dim], sizes.thread[dim]);
+    if (tiles <= left) {
+      sizes.block[dim] = ranges[dim];
+      left /= tiles;
+      continue;
+    }
+    if (!semiAffine[dim])
+      sizes.block[dim] = left * sizes.thread[dim];
+    break;
+  }
+  return sizes;
+}

@@ -18,6 +18,7 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Process.h"
@@ -36,6 +37,9 @@ static int posencOptMain(int argc, char **argv) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   posenc::registerPosEncDialects(registry);
+  // gpu-module-to-binary (posenc-gpu-pipeline) translates kernels to LLVM
+  // IR; mlir-opt registers these the same way.
+  registerAllGPUToLLVMIRTranslations(registry);
 
   // What MlirOptMain(argc, argv, toolName, registry) does, but for the input.
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(

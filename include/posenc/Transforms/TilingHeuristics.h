@@ -67,6 +67,23 @@ SmallVector<int64_t> chooseRegisterTileSizes(linalg::LinalgOp op,
 SmallVector<int64_t> chooseVectorSizes(linalg::LinalgOp tile,
                                        ArrayRef<int64_t> tileSizes);
 
+/// GPU tiles of `op` (static ranges), as extents per loop: `thread` is one
+/// thread's tile, `block` one block's (a multiple of `thread` on each dim,
+/// or the whole dim).
+struct GPUTileSizes {
+  SmallVector<int64_t> block;
+  SmallVector<int64_t> thread;
+};
+
+/// GPU tiles of `op`: a thread owns `threadTile` consecutive elements of the
+/// innermost parallel dim (1 if it is semi-affine), one element of the other
+/// parallel dims and whole reductions. A block holds about `threads` thread
+/// tiles: inner parallel dims whole while they fit (consecutive threads then
+/// touch consecutive addresses), then a part of the next one (1 for a
+/// semi-affine dim), one thread tile of the outer ones.
+GPUTileSizes chooseGPUTileSizes(linalg::LinalgOp op, int64_t threads,
+                                int64_t threadTile);
+
 } // namespace posenc
 } // namespace mlir
 
