@@ -51,9 +51,9 @@ Value collapsedFrom(Value v, ArrayRef<ReassociationIndices> groups) {
   return collapse.getSrc();
 }
 
-/// `[B, Hkv, G, S, D]` built from `[B, Hkv, S, D]` by a broadcast over the
-/// group axis (GQA's repeat_kv); returns the source.
-Value matchGroupBroadcast(Value v) {
+/// A copy-broadcast of a rank-4 tensor over a new axis `groupAxis` of a
+/// rank-5 result (GQA's repeat_kv); returns the source.
+Value matchGroupBroadcast(Value v, unsigned groupAxis) {
   auto generic = v.getDefiningOp<linalg::GenericOp>();
   if (!generic || generic.getNumDpsInputs() != 1 ||
       generic.getNumResults() != 1 ||
@@ -66,34 +66,78 @@ Value matchGroupBroadcast(Value v) {
     return Value();
   Value src = generic.getDpsInputs()[0];
   MLIRContext *ctx = v.getContext();
-  AffineMap expected =
-      AffineMap::get(5, 0,
-                     {getAffineDimExpr(0, ctx), getAffineDimExpr(1, ctx),
-                      getAffineDimExpr(3, ctx), getAffineDimExpr(4, ctx)},
-                     ctx);
-  if (generic.getIndexingMapsArray()[0] != expected ||
+  SmallVector<AffineExpr> kept;
+  for (unsigned d = 0; d < 5; ++d)
+    if (d != groupAxis)
+      kept.push_back(getAffineDimExpr(d, ctx));
+  if (generic.getIndexingMapsArray()[0] != AffineMap::get(5, 0, kept, ctx) ||
       !generic.getIndexingMapsArray()[1].isIdentity())
     return Value();
   return src;
 }
 
+/// K or V as posenc.attention reads them, `[B, Hkv, S, D]`: `value`, or
+/// its head transpose when `tokenMajor` (`value` is `[B, S, Hkv, D]`, built
+/// at rewrite time); `groups` query heads share each kv head.
+struct KvSource {
+  Value value;
+  bool tokenMajor = false;
+  int64_t groups = 1;
+
+  int64_t numHeads() const {
+    return cast<RankedTensorType>(value.getType())
+        .getDimSize(tokenMajor ? 2 : 1);
+  }
+};
+
+/// `[B, S, H, D]` K or V through an optional repeat_kv over `[B, S, Hkv, D]`
+/// (Meta's reference code repeats before the head transpose).
+KvSource readTokenMajor(Value bshd) {
+  if (Value src5 = collapsedFrom(bshd, {{0}, {1}, {2, 3}, {4}}))
+    if (Value kv = matchGroupBroadcast(src5, 3))
+      return {kv, true, cast<RankedTensorType>(src5.getType()).getDimSize(3)};
+  return {bshd, true, 1};
+}
+
 /// K or V as the attention reads them: `[B, H, S, D]` through an optional
-/// repeat_kv; returns the `[B, Hkv, S, D]` source and the group count.
-std::pair<Value, int64_t> readThroughRepeatKv(Value v4) {
+/// repeat_kv, applied on `[B, Hkv, S, D]` (HF) or before the head transpose
+/// on `[B, S, Hkv, D]` (Meta's reference code).
+KvSource readThroughRepeatKv(Value v4) {
   if (Value src5 = collapsedFrom(v4, {{0}, {1, 2}, {3}, {4}}))
-    if (Value kv = matchGroupBroadcast(src5))
-      return {kv, cast<RankedTensorType>(src5.getType()).getDimSize(2)};
-  return {v4, 1};
+    if (Value kv = matchGroupBroadcast(src5, 2))
+      return {kv, false, cast<RankedTensorType>(src5.getType()).getDimSize(2)};
+  if (auto t = v4.getDefiningOp<linalg::TransposeOp>();
+      t && t.getPermutation() == ArrayRef<int64_t>{0, 2, 1, 3}) {
+    KvSource kv = readTokenMajor(t.getInput());
+    if (kv.groups > 1)
+      return kv;
+  }
+  return {v4, false, 1};
 }
 
 /// The 4-D K or V behind a batch-matmul operand `[B*H, S, D]`.
-std::pair<Value, int64_t> kvFromBatchOperand(Value v3) {
+std::optional<KvSource> kvFromBatchOperand(Value v3) {
   if (Value src5 = collapsedFrom(v3, {{0, 1, 2}, {3}, {4}}))
-    if (Value kv = matchGroupBroadcast(src5))
-      return {kv, cast<RankedTensorType>(src5.getType()).getDimSize(2)};
+    if (Value kv = matchGroupBroadcast(src5, 2))
+      return KvSource{kv, false,
+                      cast<RankedTensorType>(src5.getType()).getDimSize(2)};
   if (Value v4 = collapsedFrom(v3, {{0, 1}, {2}, {3}}))
     return readThroughRepeatKv(v4);
-  return {Value(), 0};
+  return std::nullopt;
+}
+
+/// `[B, Hkv, S, D]` of `kv`: its value or a head transpose of it.
+Value headMajor(PatternRewriter &rewriter, Location loc, const KvSource &kv) {
+  if (!kv.tokenMajor)
+    return kv.value;
+  auto type = cast<RankedTensorType>(kv.value.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  Value init = tensor::EmptyOp::create(
+      rewriter, loc, ArrayRef<int64_t>{shape[0], shape[2], shape[1], shape[3]},
+      type.getElementType());
+  return linalg::TransposeOp::create(rewriter, loc, kv.value, init,
+                                     ArrayRef<int64_t>{0, 2, 1, 3})
+      ->getResult(0);
 }
 
 /// A `linalg.batch_matmul` with its default maps into a zero-filled init.
@@ -379,30 +423,20 @@ Value peelScale(Value v, double &scale) {
   return Value();
 }
 
-/// The key as posenc.attention reads it, `[B, Hkv, Sk, D]`, behind the
-/// transposed operand of the score matmul (`[B, H, D, Sk]` collapsed):
-/// either `K^T` of `[B, H, Sk, D]` (through repeat_kv) or `[B, Sk, H, D]`
-/// transposed with `[0, 2, 3, 1]` (GPT-2, GPT-J, MPT), which then needs a
-/// head transpose built.
-struct KeyOperand {
-  Value key;
-  bool fromTokenMajor = false;
-  int64_t groups = 1;
-};
-
-std::optional<KeyOperand> matchKey(Value kT, double &scale) {
+/// The key behind the transposed operand of the score matmul (`[B, H, D,
+/// Sk]` collapsed): `K^T` of `[B, H, Sk, D]` (through repeat_kv), or
+/// `[B, Sk, H, D]` transposed with `[0, 2, 3, 1]` (GPT-2, GPT-J, MPT).
+std::optional<KvSource> matchKey(Value kT, double &scale) {
   // SDPA's decomposition scales K^T by sqrt(scale).
   if (Value inner = peelScale(kT, scale))
     kT = inner;
   auto transpose = kT.getDefiningOp<linalg::TransposeOp>();
   if (!transpose)
     return std::nullopt;
-  if (transpose.getPermutation() == ArrayRef<int64_t>{0, 1, 3, 2}) {
-    auto [k, groups] = readThroughRepeatKv(transpose.getInput());
-    return KeyOperand{k, false, groups};
-  }
+  if (transpose.getPermutation() == ArrayRef<int64_t>{0, 1, 3, 2})
+    return readThroughRepeatKv(transpose.getInput());
   if (transpose.getPermutation() == ArrayRef<int64_t>{0, 2, 3, 1})
-    return KeyOperand{transpose.getInput(), true, 1};
+    return readTokenMajor(transpose.getInput());
   return std::nullopt;
 }
 
@@ -473,7 +507,7 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     if (!matchPlainBatchMatmul(pv.getResult(0)))
       return failure();
     Value probs = collapsedFrom(pv.getDpsInputs()[0], {{0, 1}, {2}, {3}});
-    auto [v, vGroups] = kvFromBatchOperand(pv.getDpsInputs()[1]);
+    std::optional<KvSource> v = kvFromBatchOperand(pv.getDpsInputs()[1]);
     if (!probs || !v)
       return rewriter.notifyMatchFailure(pv, "not [B*H, S, S] x V");
     Value guardedLogits;
@@ -562,42 +596,32 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     // SDPA's decomposition scales Q by sqrt(scale).
     if (Value inner = peelScale(q, scale))
       q = inner;
-    std::optional<KeyOperand> key;
+    std::optional<KvSource> key;
     if (kT) {
       key = matchKey(kT, scale);
     } else if (auto t =
                    qk.getDpsInputs()[1].getDefiningOp<linalg::TransposeOp>();
                t && t.getPermutation() == ArrayRef<int64_t>{0, 2, 1}) {
       // BLOOM's baddbmm transposes the collapsed [B*H, Sk, D] keys.
-      if (Value k4 = collapsedFrom(t.getInput(), {{0, 1}, {2}, {3}})) {
-        auto [k, groups] = readThroughRepeatKv(k4);
-        key = KeyOperand{k, false, groups};
-      }
+      if (Value k4 = collapsedFrom(t.getInput(), {{0, 1}, {2}, {3}}))
+        key = readThroughRepeatKv(k4);
     }
     if (!key)
       return rewriter.notifyMatchFailure(pv, "scores not Q x K^T");
     auto qType = cast<RankedTensorType>(q.getType());
-    auto kType = cast<RankedTensorType>(key->key.getType());
-    auto vType = cast<RankedTensorType>(v.getType());
-    int64_t kHeads = kType.getDimSize(key->fromTokenMajor ? 2 : 1);
+    Type kElement = getElementTypeOrSelf(key->value.getType());
+    Type vElement = getElementTypeOrSelf(v->value.getType());
     int64_t hq = space.hq;
-    if (key->groups != vGroups || kHeads != vType.getDimSize(1) ||
-        qType.getElementType() != kType.getElementType() ||
-        qType.getElementType() != vType.getElementType() ||
-        qType.getDimSize(1) != hq || kHeads * key->groups != hq)
+    if (key->groups != v->groups || key->numHeads() != v->numHeads() ||
+        qType.getElementType() != kElement ||
+        qType.getElementType() != vElement || qType.getDimSize(1) != hq ||
+        key->numHeads() * key->groups != hq)
       return rewriter.notifyMatchFailure(pv, "K and V heads disagree");
 
     Location loc = pv.getLoc();
-    Value k = key->key;
-    if (key->fromTokenMajor) {
-      ArrayRef<int64_t> shape = kType.getShape();
-      SmallVector<int64_t> headMajor = {shape[0], shape[2], shape[1], shape[3]};
-      Value init = tensor::EmptyOp::create(rewriter, loc, headMajor,
-                                           kType.getElementType());
-      k = linalg::TransposeOp::create(rewriter, loc, k, init,
-                                      ArrayRef<int64_t>{0, 2, 1, 3})
-              ->getResult(0);
-    }
+    Value k = headMajor(rewriter, loc, *key);
+    Value vHeads = headMajor(rewriter, loc, *v);
+    auto vType = cast<RankedTensorType>(vHeads.getType());
     auto resultType = RankedTensorType::get(
         {qType.getDimSize(0), hq, space.sq, vType.getDimSize(3)},
         qType.getElementType());
@@ -618,7 +642,7 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     if (sinks && cast<RankedTensorType>(sinks.getType()).getDimSize(0) != hq)
       return rewriter.notifyMatchFailure(pv, "one sink per query head");
     auto attention = AttentionOp::create(
-        rewriter, loc, resultType, q, k, v, Value(), Value(), alibiSlopes,
+        rewriter, loc, resultType, q, k, vHeads, Value(), Value(), alibiSlopes,
         Value(), Value(), sinks, scaleAttr, terms.causal, nullptr, alibiConfig,
         form, alignment);
     Value collapsed = tensor::CollapseShapeOp::create(
