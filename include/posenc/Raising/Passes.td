@@ -190,15 +190,25 @@ def PosEncRaiseAttention : Pass<"posenc-raise-attention"> {
                 "posenc.attention";
   let description = [{
     Recognizes `softmax(Q K^T * scale + terms) V` as importers emit it:
-    `linalg.batch_matmul` (or `linalg.matmul`) over collapsed batch/head
-    dimensions, the key transpose, a scale multiply or divide, additive terms,
-    a last-dimension softmax (max, subtract, exp, sum, divide; eager PyTorch
-    also tracks an argmax that nothing reads), and the second batch matmul.
-    GQA's `repeat_kv` (a broadcast over a new group axis collapsed into the
-    head axis) is read through, so K/V keep their `Hkv` heads.
+    `linalg.batch_matmul` over collapsed batch/head dimensions; the key
+    transpose (`[0, 1, 3, 2]` of `[B, H, S, D]`, `[0, 2, 3, 1]` of
+    `[B, S, H, D]`, or `[0, 2, 1]` of the collapsed keys as in BLOOM's
+    baddbmm); scalar scale multiplies or divides of the logits, or of Q and
+    K^T (SDPA's decomposition applies `sqrt(scale)` to each); additive terms
+    on the `[B, H, Sq, Sk]` logits or the `[B*H, Sq, Sk]` scores (B = 1);
+    `masked_fill` selects; a last-dimension softmax (max, subtract, exp, sum,
+    divide; eager PyTorch also tracks an argmax that nothing reads), SDPA's
+    guard that zeroes fully masked rows (posenc.attention gives 0 there), and
+    gpt-oss's attention sinks (a per-head logit column appended before the
+    softmax and dropped after it: the `sinks` operand); then the second
+    batch matmul. GQA's `repeat_kv` (a broadcast over a new group axis
+    collapsed into the head axis, before or after the head transpose) is
+    read through, so K/V keep their `Hkv` heads.
 
-    Additive terms it can express: a causal mask (a constant lower-triangular
-    0/-inf tensor, or one built from index comparisons `j > i`), and a
+    Terms it can express: a causal mask (constant, or computed from
+    constants: comparisons of broadcast aranges, selects; evaluated and
+    compared with bottom-right causality; values at or below -1e30 mask), an
+    all-zero mask (dropped), and a
     `posenc.alibi` bias (raised by posenc-raise-alibi) with the attention's
     positions; a key-linear bias may have key positions `c + j` (MPT's
     `j - (Sk - 1)`): the attention uses `j`, which changes every logit of a
