@@ -354,6 +354,63 @@ bool sameSource(const TableSource &a, const TableSource &b) {
 }
 
 /// A remark naming the unscaled ladder a constant inv_freq equals, if any.
+/// The named scaling scheme, among linear, llama3 and YaRN with the
+/// parameters real configs use, whose table for `base` equals `values`
+/// (within f32 rounding of the fp64 formula: HF computes some schemes in
+/// f32); null when none does. The factor is read off the table (its lowest
+/// frequency is divided by it); the other parameters are searched.
+RopeScalingAttrInterface findNamedScheme(MLIRContext *ctx,
+                                         ArrayRef<double> values,
+                                         int64_t rotaryDim, double base,
+                                         int64_t &numMatches) {
+  numMatches = 0;
+  if (!(base > 1.0) || !std::isfinite(base))
+    return nullptr;
+  auto equals = [&](RopeScalingAttrInterface scheme) {
+    RopeFrequencies f =
+        computeRopeFrequencies(scheme, rotaryDim, base, std::nullopt);
+    if (f.invFreq.size() != values.size())
+      return false;
+    for (auto [x, y] : llvm::zip_equal(values, f.invFreq))
+      if (std::abs(x - y) > 1e-6 * std::abs(y))
+        return false;
+    return true;
+  };
+  SmallVector<double> ladder = defaultInvFreq(rotaryDim, base);
+  double factor = std::round(ladder.back() / values.back() * 4.0) / 4.0;
+  if (!(factor > 1.0))
+    return nullptr;
+  if (auto linear = LinearAttr::get(ctx, factor); equals(linear)) {
+    numMatches = 1;
+    return linear;
+  }
+  // Common contexts first: the first match is reported; a short head may
+  // leave some parameters undetermined (counted in numMatches).
+  SmallVector<int64_t> contexts = {8192,  4096,   32768, 131072, 2048, 16384,
+                                   65536, 262144, 1024,  40960,  4000, 3000};
+  for (int64_t c = 64; c <= (int64_t(1) << 20); c *= 2)
+    if (!llvm::is_contained(contexts, c))
+      contexts.push_back(c);
+  RopeScalingAttrInterface first;
+  auto consider = [&](RopeScalingAttrInterface scheme) {
+    if (!equals(scheme))
+      return;
+    if (!first)
+      first = scheme;
+    ++numMatches;
+  };
+  for (int64_t context : contexts) {
+    for (double low : {1.0, 2.0})
+      for (double high : {4.0, 2.0, 8.0})
+        consider(Llama3Attr::get(ctx, factor, low, high, context));
+    for (bool truncate : {true, false})
+      consider(YarnAttr::get(ctx, factor, context, 32.0, 1.0, truncate,
+                             std::nullopt, std::nullopt, std::nullopt,
+                             YarnFactorRule::explicit_factor, std::nullopt));
+  }
+  return first;
+}
+
 void describeFrequencies(Operation *rotary, Value invFreq, int64_t rotaryDim) {
   DenseFPElementsAttr dense;
   SmallVector<double> values;
@@ -387,13 +444,29 @@ void describeFrequencies(Operation *rotary, Value invFreq, int64_t rotaryDim) {
     return equal;
   };
   InFlightDiagnostic remark = rotary->emitRemark();
-  if (isLadder(std::round(estimate)) || isLadder(estimate))
+  if (isLadder(std::round(estimate)) || isLadder(estimate)) {
     remark << "rotary raised; inv_freq equals the unscaled ladder of "
               "rope_theta = "
            << std::round(estimate);
-  else
-    remark << "rotary raised; inv_freq is a scaled or custom table (not an "
-              "unscaled ladder), kept as a constant operand";
+    return;
+  }
+  // Scaled schemes keep the highest frequency (inv_freq[1]) or divide it
+  // by the factor that also divides the lowest (linear).
+  double base = std::round(std::pow(values[1], -double(rotaryDim) / 2.0));
+  int64_t numMatches = 0;
+  if (RopeScalingAttrInterface scheme = findNamedScheme(
+          rotary->getContext(), values, rotaryDim, base, numMatches)) {
+    remark << "rotary raised; inv_freq equals rope_theta = " << base << " with "
+           << scheme;
+    if (numMatches > 1)
+      remark << " (and " << numMatches - 1
+             << " other parameter sets of common values: this rotary_dim "
+                "does not determine them all)";
+    return;
+  }
+  remark << "rotary raised; inv_freq is a scaled or custom table (neither "
+            "an unscaled ladder nor a named scheme with common parameters), "
+            "kept as a constant operand";
 }
 
 /// The f32 frequencies `w` of a gathered table whose columns `sinColumn + i`
