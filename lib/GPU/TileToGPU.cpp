@@ -64,19 +64,44 @@ bool isRecomputable(Operation *op) {
                       [](Type type) { return type.isIntOrIndexOrFloat(); });
 }
 
-/// Fuses elementwise producers into the consumer that is their only user
+/// Fuses an elementwise producer into the consumer that is its only user
 /// (RoPE's cos/sin rows into the rotation): one kernel per op, each thread
-/// computing the producer values it needs.
+/// computing the producer values it needs. Upstream's fusion pattern set
+/// would also replace inits that the payload does not read with
+/// tensor.empty (RemoveOutsDependency), dropping the caller's buffer that
+/// empty-tensor elimination put there: the result would then be computed
+/// in a temporary and copied on the host.
+struct FuseIntoSoleConsumer : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp consumer,
+                                PatternRewriter &rewriter) const override {
+    for (OpOperand &operand : consumer->getOpOperands()) {
+      Operation *producer = operand.get().getDefiningOp();
+      if (!producer || !linalg::areElementwiseOpsFusable(&operand) ||
+          llvm::any_of(producer->getUsers(),
+                       [&](Operation *user) { return user != consumer; }))
+        continue;
+      FailureOr<linalg::ElementwiseOpFusionResult> fused =
+          linalg::fuseElementwiseOps(rewriter, &operand);
+      if (failed(fused))
+        return rewriter.notifyMatchFailure(consumer, "fusion failed");
+      // The producer's results had no other user.
+      for (auto [original, replacement] : fused->replacements)
+        if (original.getDefiningOp() == consumer)
+          rewriter.replaceAllUsesWith(original, replacement);
+      rewriter.eraseOp(consumer);
+      return success();
+    }
+    return failure();
+  }
+};
+
 LogicalResult fuseIntoSoleConsumers(FunctionOpInterface func) {
   RewritePatternSet patterns(func.getContext());
-  linalg::ControlFusionFn control = [](OpOperand *fused) {
-    Operation *producer = fused->get().getDefiningOp();
-    Operation *consumer = fused->getOwner();
-    return producer && llvm::all_of(producer->getUsers(), [&](Operation *user) {
-             return user == consumer;
-           });
-  };
-  linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+  patterns.add<FuseIntoSoleConsumer>(func.getContext());
+  // Fusing cos and sin of one angle repeats its operands.
+  linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
   return applyPatternsGreedily(func, std::move(patterns));
 }
 

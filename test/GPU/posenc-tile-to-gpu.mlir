@@ -2,6 +2,8 @@
 // RUN:   func.func(posenc-tile-to-gpu{threads=64}))" | FileCheck %s
 // RUN: posenc-opt %s --split-input-file --verify-diagnostics --pass-pipeline="builtin.module(posenc-to-linalg-pipeline, \
 // RUN:   func.func(posenc-tile-to-gpu{threads=64 thread-tile=4}))" | FileCheck %s --check-prefix=TILE4
+// RUN: posenc-opt %s --split-input-file --verify-diagnostics --pass-pipeline="builtin.module(posenc-to-linalg-pipeline, \
+// RUN:   eliminate-empty-tensors, func.func(posenc-tile-to-gpu{threads=64}))" | FileCheck %s --check-prefix=CALLER
 // RUN: not posenc-opt %s --pass-pipeline="builtin.module(func.func(posenc-tile-to-gpu{threads=2048}))" 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not posenc-opt %s --pass-pipeline="builtin.module(func.func(posenc-tile-to-gpu{thread-tile=0}))" 2>&1 | FileCheck %s --check-prefix=BAD-TILE
 
@@ -152,4 +154,25 @@ func.func @dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
   // expected-error @+1 {{posenc-tile-to-gpu: cannot map this op to GPU threads (it needs static shapes on tensors and a parallel loop)}}
   %y = linalg.copy ins(%x : tensor<?xf32>) outs(%e : tensor<?xf32>) -> tensor<?xf32>
   return %y : tensor<?xf32>
+}
+
+// -----
+
+// The caller's buffer as the destination (posenc-run's wrapper, after
+// eliminate-empty-tensors): the fused rotation still computes into it.
+// Upstream's fusion pattern set replaced an init the payload does not read
+// with tensor.empty, so the result went to a temporary copied on the host.
+// CHECK-LABEL: func.func @rope_into_caller_buffer
+// CALLER-LABEL: func.func @rope_into_caller_buffer
+// CALLER: %[[DEST:.+]] = bufferization.to_tensor %{{.+}} restrict writable
+// CALLER-NOT: tensor.empty
+// CALLER: scf.forall {{.*}} shared_outs(%{{.+}} = %[[DEST]])
+// CALLER-NOT: tensor.empty
+// CALLER: bufferization.materialize_in_destination
+func.func @rope_into_caller_buffer(%x: tensor<1x2x8x64xf32>, %out: memref<1x2x8x2x32xf32>) {
+  %inv, %af = posenc.rope_frequencies dim 64 base 10000.0 : tensor<32xf64>, f32
+  %y = posenc.rotary %x half_split dim 64 inv_freq(%inv : tensor<32xf64>) : tensor<1x2x8x64xf32>
+  %e = tensor.expand_shape %y [[0], [1], [2], [3, 4]] output_shape [1, 2, 8, 2, 32] : tensor<1x2x8x64xf32> into tensor<1x2x8x2x32xf32>
+  bufferization.materialize_in_destination %e in restrict writable %out : (tensor<1x2x8x2x32xf32>, memref<1x2x8x2x32xf32>) -> ()
+  return
 }
