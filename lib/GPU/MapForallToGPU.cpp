@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -263,10 +264,34 @@ struct PosEncMapForallToGPUPass
           !forall->getParentOfType<gpu::LaunchOp>())
         nests.push_back(forall);
     });
+    SmallVector<gpu::LaunchOp> launches;
+    getOperation()->walk(
+        [&](gpu::LaunchOp launch) { launches.push_back(launch); });
     IRRewriter rewriter(&getContext());
     for (scf::ForallOp forall : nests)
       if (failed(mapNest(rewriter, forall)))
         return signalPassFailure();
+    // Launches emitted before bufferization (posenc-attention-to-gpu's)
+    // hold their workgroup memory as allocas (attributions would not have
+    // survived buffer deallocation) and read constant tables
+    // (memref.get_global) made since: the allocas become attributions and
+    // the kernel recomputes the tables too.
+    for (gpu::LaunchOp launch : launches) {
+      for (auto alloca : llvm::make_early_inc_range(
+               launch.getBody().front().getOps<memref::AllocaOp>())) {
+        auto space = dyn_cast_or_null<gpu::AddressSpaceAttr>(
+            alloca.getType().getMemorySpace());
+        if (!space || space.getValue() != gpu::AddressSpace::Workgroup ||
+            !alloca.getType().hasStaticShape())
+          continue;
+        BlockArgument shared =
+            launch.addWorkgroupAttribution(alloca.getType(), alloca.getLoc());
+        rewriter.replaceOp(alloca, shared);
+      }
+      recomputeInside(rewriter, launch.getBody(), [](Operation *op) {
+        return op->getNumRegions() == 0 && isMemoryEffectFree(op);
+      });
+    }
   }
 };
 

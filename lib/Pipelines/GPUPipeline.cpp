@@ -2,6 +2,7 @@
 
 #include "posenc/Pipelines/GPUPipeline.h"
 
+#include "posenc/GPU/Passes.h"
 #include "posenc/Pipelines/LinalgPipeline.h"
 #include "posenc/Transforms/Passes.h"
 
@@ -124,6 +125,11 @@ void mlir::posenc::buildGPUPipeline(OpPassManager &pm,
   // Inlined first, so that results land in the caller's destinations.
   pm.addPass(createInlinerPass());
   pm.addPass(createPosEncVerifyGPUSupport());
+  // Attention becomes its flash kernel on tensors' buffers first; the
+  // elementwise ops (and what attention reads: frequencies, slopes) then
+  // take the linalg path.
+  pm.addNestedPass<func::FuncOp>(
+      createPosEncAttentionToGPU(options.getAttentionToGPUOptions()));
   buildPosEncToLinalgPipeline(pm);
   // Results computed in the caller's buffers before tiling, so that
   // posenc-tile-to-gpu sees (and keeps) the destinations of partial

@@ -35,14 +35,66 @@ func.func @launch(%out: memref<6x35xf32>) {
 
 // -----
 
-// Threads that wait for each other cannot run one after another.
+// Threads that synchronize: per block, one loop over the threads per
+// stretch between barriers. The loop with barriers keeps its (same in every
+// thread) bounds and carries its state in per-thread buffers; a value
+// defined before a barrier and used after (the state as loaded) goes
+// through one too; workgroup
+// memory is a host buffer; the thread-invariant index math stays outside
+// the thread loops.
+// CHECK-LABEL: func.func @barrier
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for %[[BX:.+]] =
+// CHECK: %[[TILE:.+]] = memref.alloc() : memref<4xf32>
+// CHECK: %[[LOADED:.+]] = memref.alloc(%{{.+}}, %{{.+}}, %{{.+}}) : memref<?x?x?xf32>
+// CHECK: %[[CARRY:.+]] = memref.alloc(%{{.+}}, %{{.+}}, %{{.+}}) : memref<?x?x?xf32>
+// CHECK: %[[N:.+]] = arith.muli %[[BX]], %{{.+}} : index
+// CHECK: scf.for %[[Z0:.+]] =
+// CHECK: scf.for %[[Y0:.+]] =
+// CHECK: scf.for %[[T0:.+]] =
+// CHECK: memref.store %{{.+}}, %[[TILE]][%[[T0]]]
+// CHECK: memref.store %{{.+}}, %[[CARRY]][%[[Z0]], %[[Y0]], %[[T0]]]
+// CHECK: scf.for %{{.+}} = %{{.+}} to %[[N]] step
+// CHECK-NOT: iter_args
+// CHECK: memref.load %[[CARRY]]
+// CHECK: memref.store %{{.+}}, %[[LOADED]]
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for %[[T1:.+]] =
+// CHECK: %[[OTHER:.+]] = arith.subi %{{.+}}, %[[T1]]
+// CHECK: memref.load %[[TILE]][%[[OTHER]]]
+// CHECK: memref.load %[[LOADED]]
+// CHECK: memref.store %{{.+}}, %[[CARRY]]
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for %[[T2:.+]] =
+// CHECK: memref.load %[[CARRY]]
+// CHECK: memref.store %{{.+}}, %{{.+}}[%[[T2]]] : memref<4xf32>
+// CHECK-DAG: memref.dealloc %[[TILE]]
+// CHECK-DAG: memref.dealloc %[[CARRY]]
+// CHECK-DAG: memref.dealloc %[[LOADED]]
+// CHECK-NOT: gpu.
 func.func @barrier(%out: memref<4xf32>) {
   %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
-             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
-    // expected-error @+1 {{cannot run threads that synchronize as host loops}}
-    gpu.barrier
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1)
+             workgroup(%tile : memref<4xf32, #gpu.address_space<workgroup>>) {
+    %n = arith.muli %bx, %c3 : index
+    %i = arith.index_cast %tx : index to i32
+    %f = arith.sitofp %i : i32 to f32
+    memref.store %f, %tile[%tx] : memref<4xf32, #gpu.address_space<workgroup>>
+    %sum = scf.for %it = %c1 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+      gpu.barrier
+      %other = arith.subi %c3, %tx : index
+      %x = memref.load %tile[%other] : memref<4xf32, #gpu.address_space<workgroup>>
+      %next = arith.addf %acc, %x : f32
+      scf.yield %next : f32
+    }
+    memref.store %sum, %out[%tx] : memref<4xf32>
     gpu.terminator
   }
   return
@@ -50,13 +102,17 @@ func.func @barrier(%out: memref<4xf32>) {
 
 // -----
 
-func.func @shared(%out: memref<4xf32>) {
+// A barrier under a condition (not every thread may reach it) cannot run
+// as host loops.
+func.func @conditional_barrier(%out: memref<4xf32>, %c: i1) {
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @+1 {{cannot run a gpu.launch with clusters or attributed memory as host loops}}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
-             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1)
-             workgroup(%tile : memref<4xf32, #gpu.address_space<workgroup>>) {
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    // expected-error @+1 {{cannot run threads that synchronize as host loops: a barrier must be at the top level of the kernel or of an scf.for whose bounds are the same in every thread}}
+    scf.if %c {
+      gpu.barrier
+    }
     gpu.terminator
   }
   return

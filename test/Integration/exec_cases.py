@@ -3,7 +3,7 @@ NumPy reference (test/lib/posenc_ref.py), on fresh seeded random inputs.
 
 Usage: exec_cases.py POSENC_RUN GROUP [--seed S]
 Groups: rotary, schemes, runtime-frequencies, alibi, sinusoidal, learned,
-        mrope, long-angle, attention, attention-sinks, semi-affine. Each prints one line per case and ends
+        mrope, long-angle, attention, attention-sinks, attention-gpu, semi-affine. Each prints one line per case and ends
 with "N passed, N failed".
 
 Tolerances (stated per check, all absolute on outputs of magnitude <= ~2):
@@ -482,6 +482,105 @@ def group_attention_sinks(run, rng):
 
 
 # ----------------------------------------------------------------------------
+def group_attention_gpu(run, rng):
+    """Shapes that exercise the GPU flash kernel's tiling (posenc-attention-
+    to-gpu; the other attention groups run through it too): GQA 32/8 and odd
+    groups (3, 5, 7), Sq != Sk both ways, more keys than one key tile,
+    decode at an offset (explicit query positions), dynamic lengths, YaRN
+    with a partial interleaved rotary (attention factor), ALiBi, sinks,
+    bf16 and f16. Tolerances as attention-sinks'."""
+    U = 2.0 ** -24
+    cases = [
+        # (B, Hq, Hkv, Sq, Sk, D, Dv, causal, elem, extra)
+        (1, 32, 8, 20, 20, 64, 64, True, "f32", "rope"),          # GQA 32/8 prefill
+        (1, 12, 4, 7, 150, 32, 32, True, "f32", "rope"),          # G=3, Sq < Sk, 3 key tiles
+        (1, 20, 4, 40, 33, 16, 24, True, "bf16", "alibi"),        # G=5, Sq > Sk: masked rows
+        (2, 28, 4, 1, 77, 64, 64, True, "f32", "decode"),         # G=7 decode at an offset
+        (1, 32, 8, 1, 300, 128, 128, True, "bf16", "decode"),     # Llama decode, bf16
+        (1, 8, 2, 9, 70, 64, 64, True, "f32", "yarn"),            # YaRN, partial interleaved
+        (1, 8, 2, 5, 40, 32, 32, False, "f16", "sinks alibi"),
+        (2, 4, 4, 17, 17, 48, 40, True, "bf16", "rope dynamic"),  # dynamic Sq, Sk
+        (1, 8, 1, 33, 65, 96, 80, False, "f32", "rope sinks"),    # MQA, Dv != D
+    ]
+    for B, Hq, Hkv, Sq, Sk, D, Dv, causal, elem, extra in cases:
+        q_in, q = as_input(rng.uniform(-1, 1, (B, Hq, Sq, D)), elem)
+        k_in, k = as_input(rng.uniform(-1, 1, (B, Hkv, Sk, D)), elem)
+        v_in, v = as_input(rng.uniform(-1, 1, (B, Hkv, Sk, Dv)), elem)
+        tq, tk, tv, to = (tensor((B, Hq, Sq, D), elem), tensor((B, Hkv, Sk, D), elem),
+                          tensor((B, Hkv, Sk, Dv), elem), tensor((B, Hq, Sq, Dv), elem))
+        args = [f"%q: {tq}", f"%k: {tk}", f"%v: {tv}"]
+        # Dynamic lengths inside the function (posenc-run's buffers are static).
+        cast_in, cast_out, ret = "", "", "%o"
+        operands, types = "%q, %k, %v", (tq, tk, tv, to)
+        if "dynamic" in extra:
+            dq, dk, dv, do = (tensor((B, Hq, "?", D), elem), tensor((B, Hkv, "?", D), elem),
+                              tensor((B, Hkv, "?", Dv), elem), tensor((B, Hq, "?", Dv), elem))
+            cast_in = "".join(f"  %{n}d = tensor.cast %{n} : {t} to {dt}\n"
+                              for n, t, dt in (("q", tq, dq), ("k", tk, dk), ("v", tv, dv)))
+            cast_out = f"  %os = tensor.cast %o : {do} to {to}\n"
+            operands, types, ret = "%qd, %kd, %vd", (dq, dk, dv, do), "%os"
+        inputs = [q_in, k_in, v_in]
+        clauses, pre = " causal" if causal else "", ""
+        kw = {}
+        if "rope" in extra or "decode" in extra:
+            inv64, _ = ref.inv_freq(D, 1e4)
+            pre = f"  %inv, %af = posenc.rope_frequencies dim {D} base 1.0e4 : tensor<{D // 2}xf64>, f32\n"
+            clauses += f" rope(<layout = half_split, rotary_dim = {D}>, %inv : tensor<{D // 2}xf64>)"
+            kw.update(inv_freq=inv64, rotary_dim=D)
+        if "yarn" in extra:
+            d = D // 2
+            inv64, af = ref.inv_freq(d, 1e4, "yarn", factor=4.0,
+                                     original_max_position_embeddings=64)
+            pre = (f"  %inv, %af = posenc.rope_frequencies dim {d} base 1.0e4 scaling("
+                   f"#posenc.yarn<factor = 4.0, original_max_position_embeddings = 64>)"
+                   f" : tensor<{d // 2}xf64>, f32\n")
+            clauses += (f" rope(<layout = interleaved, rotary_dim = {d}>, %inv : tensor<{d // 2}xf64>,"
+                        f" %af)")
+            kw.update(inv_freq=inv64, rotary_dim=d, rope_layout="interleaved",
+                      attention_factor=af)
+        if "decode" in extra:
+            qpos = rng.integers(Sk - 1, 4 * Sk, size=(B, Sq)).astype(np.int64)
+            args.append(f"%p: tensor<{B}x{Sq}xi64>")
+            inputs.append(qpos)
+            clauses += f" q_positions(%p : tensor<{B}x{Sq}xi64>)"
+            kw.update(q_positions=qpos)
+        if "alibi" in extra:
+            clauses += f" alibi(<num_heads = {Hq}>)"
+            kw.update(alibi_slopes=ref.alibi_slopes(Hq))
+        if "sinks" in extra:
+            sinks = (np.log(Sk) + rng.uniform(-2, 2, Hq)).astype(np.float32)
+            sinks[0] = -np.inf
+            args.append(f"%s: tensor<{Hq}xf32>")
+            inputs.append(sinks)
+            clauses += f" sinks(%s : tensor<{Hq}xf32>)"
+            kw.update(sinks=sinks.astype(np.float64))
+        module = (f"func.func @att({', '.join(args)}) -> {to} {{\n{pre}{cast_in}"
+                  f"  %o = posenc.attention {operands}{clauses} : {', '.join(types[:3])}"
+                  f" -> {types[3]}\n{cast_out}  return {ret} : {to}\n}}\n")
+        if elem != "f32" and "inv_freq" in kw:
+            # 16-bit Q and K are rotated in f32 and rounded to their type (as
+            # posenc.rotary's result is, on the CPU too): the reference rotates
+            # in fp64 and rounds the same way.
+            qpos = kw.pop("q_positions", None)
+            if qpos is None:
+                qpos = np.arange(Sq, dtype=np.int64) + (Sk - Sq)
+            rot = dict(inv_freq=kw.pop("inv_freq"), rotary_dim=kw.pop("rotary_dim"),
+                       attention_factor=kw.pop("attention_factor", 1.0),
+                       layout=kw.pop("rope_layout", "half_split"))
+            q = as_input(ref.rotary(q, qpos, **rot), elem)[1]
+            k = as_input(ref.rotary(k, np.arange(Sk, dtype=np.int64), **rot), elem)[1]
+            if "q_positions" in clauses:
+                kw.update(q_positions=qpos)
+        expect = ref.attention(q, k, v, causal=causal, **kw)
+        tol = 2e-5 + (2 * Sk + 8) * U + (EPS[elem] * np.abs(expect) if elem != "f32" else 0.0)
+        (y,) = run(module, inputs)
+        err = np.abs(as_output(y, elem) - expect)
+        check(f"attention-gpu {elem} B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} Sk={Sk} D={D} Dv={Dv} "
+              f"causal={causal} {extra}", bool(np.all(err <= tol)),
+              f"max err {err.max():.3g}, max err/tol {(err / tol).max():.3g}")
+
+
+# ----------------------------------------------------------------------------
 def group_semi_affine(run, rng):
     """linalg input with GQA as a `h floordiv G` map (what importers and older
     posenc emitted): tiling must not split such a dim at offsets that are not
@@ -529,7 +628,8 @@ GROUPS = {
     "runtime-frequencies": group_runtime_frequencies, "alibi": group_alibi,
     "sinusoidal": group_sinusoidal, "learned": group_learned, "mrope": group_mrope,
     "long-angle": group_long_angle, "attention": group_attention,
-    "attention-sinks": group_attention_sinks, "semi-affine": group_semi_affine,
+    "attention-sinks": group_attention_sinks, "attention-gpu": group_attention_gpu,
+    "semi-affine": group_semi_affine,
 }
 
 

@@ -9,6 +9,11 @@
 // Without the polynomial sin/cos, libdevice's are linked in.
 // RUN: posenc-opt %s --pass-pipeline="builtin.module(posenc-gpu-pipeline{chip=sm_90 features=+ptx78 approximate-trig=false})" -o %t/libdevice.mlir
 // RUN: %python %posenc_src_root/test/lib/extract_ptx.py %t/libdevice.mlir %t/libdevice --ptxas=%ptxas | FileCheck %s -DCHIP=sm_90
+// Attention kernels, in their own file (checked in order below).
+// RUN: posenc-opt %S/Inputs/gpu-attention.mlir --pass-pipeline="builtin.module(posenc-gpu-pipeline{chip=sm_80})" -o %t/attn80.mlir
+// RUN: %python %posenc_src_root/test/lib/extract_ptx.py %t/attn80.mlir %t/attn80 --ptxas=%ptxas | FileCheck %s --check-prefix=ATTN -DCHIP=sm_80
+// RUN: posenc-opt %S/Inputs/gpu-attention.mlir --pass-pipeline="builtin.module(posenc-gpu-pipeline{chip=sm_90 features=+ptx80})" -o %t/attn90.mlir
+// RUN: %python %posenc_src_root/test/lib/extract_ptx.py %t/attn90.mlir %t/attn90 --ptxas=%ptxas | FileCheck %s --check-prefix=ATTN -DCHIP=sm_90
 
 // CHECK-NOT: FAILED
 // CHECK: ptxas ok rope_kernel [[CHIP]] rope_kernel
@@ -101,3 +106,10 @@ func.func @learned(%x: tensor<2x6x16xbf16>, %t: tensor<40x16xbf16>, %p: tensor<2
   %y = posenc.learned_absolute %x, %t positions(%p : tensor<2x6xi64>) : tensor<2x6x16xbf16>, tensor<40x16xbf16>
   return %y : tensor<2x6x16xbf16>
 }
+
+// Flash attention (posenc-attention-to-gpu): f32 with RoPE, ALiBi and GQA;
+// bf16 decode with sinks and dynamic keys; YaRN partial interleaved f16.
+// ATTN-NOT: FAILED
+// ATTN: ptxas ok attention_f32_kernel [[CHIP]] attention_f32_kernel
+// ATTN: ptxas ok attention_bf16_decode_kernel [[CHIP]] attention_bf16_decode_kernel
+// ATTN: ptxas ok attention_f16_yarn_kernel [[CHIP]] attention_f16_yarn_kernel

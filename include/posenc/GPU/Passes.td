@@ -6,16 +6,64 @@
 include "mlir/Pass/PassBase.td"
 
 def PosEncVerifyGPUSupport : Pass<"posenc-verify-gpu-support"> {
-  let summary = "Reject posenc ops that the GPU pipeline cannot compile yet";
+  let summary = "Reject posenc ops that the GPU pipeline cannot compile";
   let description = [{
-    Fails with an error located at every `posenc.attention`: the GPU pipeline
-    compiles the elementwise posenc ops (rotary, alibi, sinusoidal,
-    learned_absolute) and frequency tables; the fused flash-attention kernel
-    for GPUs is not written yet, and attention's reference decomposition (an
-    Sq x Sk score matrix per head) is not a kernel worth emitting.
-    `posenc-gpu-pipeline` runs this first, before anything is lowered, so the
-    error names the attention op itself.
+    Fails with an error located at every `posenc.attention` that
+    `posenc-attention-to-gpu` cannot turn into a kernel: dynamic head counts
+    or head dims, an odd or too large `rotary_dim`. `posenc-gpu-pipeline`
+    runs this first, before anything is lowered, so the error names the
+    attention op itself.
   }];
+}
+
+def PosEncAttentionToGPU
+    : InterfacePass<"posenc-attention-to-gpu", "mlir::FunctionOpInterface"> {
+  let summary = "Lower posenc.attention to one flash-attention gpu.launch";
+  let description = [{
+    Replaces every `posenc.attention` (on tensors) by one `gpu.launch` on its
+    operands' buffers (`bufferization.to_buffer`), written directly as
+    scf/memref/arith: tiling linalg into this shape would need the key loop,
+    the barriers and the workgroup buffers that linalg cannot express.
+
+    - Grid: (query tiles, kv heads, batch). A block owns the `G` query heads
+      of its kv head (GQA by indexing: K/V are read once per block) times
+      `Tq` query rows: `R = G * Tq` rows.
+    - Threads: `L` lanes per row (`R * L` threads); lane `l` owns the value
+      channels `l, l + L, ...` (at most 32 accumulators per thread).
+    - Workgroup memory: the Q tile `[R, D]` (rotated once when `rope`), a K
+      tile `[Tk, D]` (rotated as it is staged) and a V tile `[Tk, Dv]` in
+      the element type, and the tile's logits `[R, Tk]` in f32; `Tk` is the
+      largest power of two up to 64 that fits `shared-memory` bytes.
+    - Per key tile: stage K/V, barrier, logits (`q . k * scale + alibi`,
+      -inf for future keys when causal and past Sk), barrier, each thread
+      updates its row's online softmax (running max, sum and accumulators
+      in registers: scf.for iter_args), barrier before the next stage.
+      Causal with default positions stops at the block's last visible key.
+    - Sinks start a row's state at (max = sink, sum = 1); rows whose keys
+      are all masked give 0.
+
+    The numerics are the shared emitters' (posenc/Codegen/Emitters.h,
+    LoweringUtils.h): cos/sin, ALiBi bias, safe exp, normalization; the
+    accumulation order over keys and channels is the CPU flash loop nest's.
+    A result whose only use is `materialize_in_destination` into a writable
+    buffer is written there; otherwise into a new buffer.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block aimed at (the block holds whole rows of "
+           "lanes)">,
+    Option<"sharedMemory", "shared-memory", "int64_t", /*default=*/"49152",
+           "Workgroup memory per block, in bytes (48 KiB: no opt-in "
+           "needed)">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
 }
 
 def PosEncTileToGPU
@@ -92,7 +140,10 @@ def PosEncMapForallToGPU
     every thread loop but the last. Linear mapping dimensions are
     delinearized with `linear_dim_0` fastest. Views, constants and globals
     the kernel uses are moved into the launch, so that the outlined kernel
-    takes the function's buffers and scalars only.
+    takes the function's buffers and scalars only. Launches already in the
+    function (posenc-attention-to-gpu's) get the same treatment, and their
+    static `memref.alloca`s of workgroup memory at the top of the body
+    become workgroup attributions.
 
     Both levels need static iteration counts (the thread level: a static
     upper bound). Nests that do not fit (dynamic counts, more than 2^31-1
@@ -115,17 +166,32 @@ def PosEncGPULaunchToLoops
     threads (z, y, x of the grid, then of the block), with the body inlined
     and the block and thread ids, grid and block sizes replaced by the loop
     induction variables and the launch's operands. Running threads one after
-    another is exact for kernels whose threads do not communicate:
-    launches with `gpu.barrier`, shared memory (workgroup or private
-    attributions, dynamic shared memory), clusters or async tokens are an
-    error.
+    another is exact for kernels whose threads do not communicate.
+
+    Kernels whose threads synchronize (`gpu.barrier`) or share workgroup
+    memory (posenc-attention-to-gpu's) run per block as a sequence of loops
+    over the threads, one per stretch of code between barriers: barriers may
+    sit at the kernel's top level or in `scf.for` loops whose bounds are the
+    same in every thread (computed from block ids, sizes and values from
+    outside). Values a thread carries across a barrier (those loops'
+    iteration arguments, values defined before a barrier and used after)
+    live in per-thread host buffers; thread-invariant pure computations
+    stay outside the thread loops. Workgroup attributions become host
+    buffers of the same shape, read and written by `memref.load`/`store`.
+    Barriers elsewhere (under `scf.if`, in loops with per-thread bounds),
+    private attributions, dynamic shared memory, clusters and async tokens
+    are an error.
 
     This is how `posenc-gpu-pipeline{emulate-on-host=true}` runs the
     kernels of `posenc-map-forall-to-gpu` (their thread ids, predicates and
     views) on the CPU, so that posenc-run checks them against the fp64
     reference on machines without a GPU.
   }];
-  let dependentDialects = ["::mlir::scf::SCFDialect"];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::scf::SCFDialect"
+  ];
 }
 
 #endif // POSENC_GPU_PASSES_TD

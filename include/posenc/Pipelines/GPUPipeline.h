@@ -58,6 +58,11 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Consecutive innermost elements per thread "
                      "(posenc-tile-to-gpu)"),
       llvm::cl::init(PosEncTileToGPUOptions().threadTile)};
+  PassOptions::Option<int64_t> attentionThreads{
+      *this, "attention-threads",
+      llvm::cl::desc("Threads per block of attention kernels aimed at "
+                     "(posenc-attention-to-gpu)"),
+      llvm::cl::init(PosEncAttentionToGPUOptions().threads)};
   PassOptions::Option<bool> approximateTrig{
       *this, "approximate-trig",
       llvm::cl::desc("Polynomial f32 sin/cos of the reduced angles "
@@ -76,6 +81,13 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
                      "LLVM for the host CPU: the kernels' tiling, thread "
                      "mapping and arithmetic on machines without a GPU"),
       llvm::cl::init(false)};
+
+  /// The options of the pipeline's posenc-attention-to-gpu.
+  PosEncAttentionToGPUOptions getAttentionToGPUOptions() const {
+    PosEncAttentionToGPUOptions options;
+    options.threads = attentionThreads;
+    return options;
+  }
 
   /// The options of the pipeline's posenc-tile-to-gpu.
   PosEncTileToGPUOptions getTileToGPUOptions() const {

@@ -194,6 +194,15 @@ Value mlir::posenc::emitSafeExp(OpBuilder &b, Location loc, Value x,
   return arith::SelectOp::create(b, loc, masked, f32Const(b, loc, 0.0f), e);
 }
 
+Value mlir::posenc::emitSoftmaxOutput(OpBuilder &b, Location loc, Value acc,
+                                      Value sum, Type elementType) {
+  Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, sum,
+                                      f32Const(b, loc, 0.0f));
+  Value out = arith::SelectOp::create(b, loc, empty, f32Const(b, loc, 0.0f),
+                                      arith::DivFOp::create(b, loc, acc, sum));
+  return castFloat(b, loc, out, elementType);
+}
+
 Value mlir::posenc::splitHeadVector(OpBuilder &b, Location loc, Value perHead,
                                     int64_t kvHeads, int64_t group) {
   auto staticType = RankedTensorType::get({kvHeads * group}, b.getF32Type());

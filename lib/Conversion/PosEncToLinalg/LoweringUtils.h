@@ -48,6 +48,11 @@ Value emitConverted(OpBuilder &b, Location loc, Value x, AffineMap inputMap,
 /// softmax row gives 0, not NaN.
 Value emitSafeExp(OpBuilder &b, Location loc, Value x, Value max);
 
+/// A softmax row's output entry: `acc / sum` (f32) converted to
+/// `elementType`, 0 when `sum` is 0 (every key masked, no sink).
+Value emitSoftmaxOutput(OpBuilder &b, Location loc, Value acc, Value sum,
+                        Type elementType);
+
 /// A per-query-head vector `[Hq]` (ALiBi slopes, attention sinks) viewed as
 /// `[Hkv, G]`, the grouped heads of attention's lowerings.
 Value splitHeadVector(OpBuilder &b, Location loc, Value perHead,

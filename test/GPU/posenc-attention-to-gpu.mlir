@@ -1,0 +1,75 @@
+// RUN: posenc-opt %s --split-input-file \
+// RUN:   --pass-pipeline="builtin.module(func.func(posenc-attention-to-gpu))" | FileCheck %s
+
+// One launch per attention: grid (query tiles, kv heads, batch); a block
+// holds the G = 2 query heads of a kv head x Tq = 5 rows (R = 10), 12 lanes
+// per row (120 threads), 3 value channels per lane. Workgroup tiles (as
+// allocas until bufferization is done): Q [R, D], K [Tk, D + 1], V [Tk, Dv],
+// logits [R, Tk + 1]; no Sq x Sk buffer. The key loop carries (max, sum,
+// 3 accumulators) and has three barriers; RoPE on Q and K tiles as staged.
+// CHECK-LABEL: func.func @gqa
+// CHECK-DAG: %[[Q:.+]] = bufferization.to_buffer %arg0 read_only : tensor<1x4x5x32xf32> to memref<1x4x5x32xf32>
+// CHECK-DAG: %[[OUT:.+]] = memref.alloc() : memref<1x4x5x32xf32>
+// CHECK: gpu.launch blocks({{.*}}) in ({{.*}} = %{{.+}}, {{.*}} = %c2{{.*}}, {{.*}} = %{{.+}}) threads({{.*}}) in ({{.*}} = %c120, {{.*}} = %c1{{.*}}, {{.*}} = %c1{{.*}})
+// CHECK-NOT: workgroup(
+// CHECK: memref.alloca() : memref<10x32xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() : memref<64x33xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() : memref<64x32xf32, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() : memref<10x65xf32, #gpu.address_space<workgroup>>
+// CHECK: math.cos
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (f32, f32, f32, f32, f32)
+// CHECK: gpu.barrier
+// CHECK: math.cos
+// CHECK: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK: math.exp
+// CHECK: gpu.terminator
+// CHECK-NOT: gpu.launch
+// CHECK: bufferization.to_tensor %[[OUT]] restrict writable
+// CHECK-NOT: posenc.attention
+// CHECK-NOT: tensor<1x4x5x9xf32>
+func.func @gqa(%q: tensor<1x4x5x32xf32>, %k: tensor<1x2x9x32xf32>,
+               %v: tensor<1x2x9x32xf32>) -> tensor<1x4x5x32xf32> {
+  %inv, %af = posenc.rope_frequencies dim 32 base 1.0e4 : tensor<16xf64>, f32
+  %o = posenc.attention %q, %k, %v causal
+      rope(<layout = half_split, rotary_dim = 32>, %inv : tensor<16xf64>)
+      : tensor<1x4x5x32xf32>, tensor<1x2x9x32xf32>, tensor<1x2x9x32xf32> -> tensor<1x4x5x32xf32>
+  return %o : tensor<1x4x5x32xf32>
+}
+
+// -----
+
+// A result materialized into a writable buffer (posenc-run's entry) is
+// written there; dynamic lengths come from the buffers; bf16 tiles stay
+// bf16 (K rows padded by one 32-bit word); sinks and ALiBi slopes are read
+// per query head.
+// CHECK-LABEL: func.func @into_destination
+// CHECK-SAME: %[[DEST:[a-z0-9]+]]: memref<2x8x?x64xbf16>
+// CHECK-NOT: memref.alloc(
+// CHECK: gpu.launch
+// CHECK: memref.alloca() : memref<{{[0-9]+}}x64xbf16, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() : memref<{{[0-9]+}}x66xbf16, #gpu.address_space<workgroup>>
+// CHECK: memref.store {{.*}}, %[[DEST]]
+// CHECK-NOT: bufferization.materialize_in_destination
+func.func @into_destination(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
+                            %v: tensor<2x2x?x64xbf16>, %s: tensor<8xf32>,
+                            %dest: memref<2x8x?x64xbf16>) {
+  %o = posenc.attention %q, %k, %v alibi(<num_heads = 8>) sinks(%s : tensor<8xf32>)
+      : tensor<2x8x?x64xbf16>, tensor<2x2x?x64xbf16>, tensor<2x2x?x64xbf16> -> tensor<2x8x?x64xbf16>
+  bufferization.materialize_in_destination %o in restrict writable %dest
+      : (tensor<2x8x?x64xbf16>, memref<2x8x?x64xbf16>) -> ()
+  return
+}
+
+// -----
+
+// Decode: one query row per head, G = 4 rows x 32 lanes, 4 channels per lane.
+// CHECK-LABEL: func.func @decode
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c128
+// CHECK: scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32)
+func.func @decode(%q: tensor<1x32x1x128xbf16>, %k: tensor<1x8x?x128xbf16>,
+                  %v: tensor<1x8x?x128xbf16>) -> tensor<1x32x1x128xbf16> {
+  %o = posenc.attention %q, %k, %v causal
+      : tensor<1x32x1x128xbf16>, tensor<1x8x?x128xbf16>, tensor<1x8x?x128xbf16> -> tensor<1x32x1x128xbf16>
+  return %o : tensor<1x32x1x128xbf16>
+}
