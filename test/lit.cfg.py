@@ -89,3 +89,44 @@ if ptxas:
 else:
     lit_config.note("ptxas not found (PATH, CUDA_HOME, CUDA_PATH, /usr/local/cuda/bin): "
                     "the PTX validation tests (REQUIRES: ptxas) are UNSUPPORTED")
+
+# posenc-run --gpu. `cuda-gpu`: a CUDA driver and device answer posenc-run's
+# probe (--gpu-info, exit status 0; 77 means no driver or device), so the
+# tests that run kernels on the GPU (REQUIRES: cuda-gpu) run; elsewhere they
+# are UNSUPPORTED. The fake driver (test/lib/fake_libcuda.cpp, built with
+# the tests) takes posenc-run through its device path everywhere; the
+# toolkit's stub libcuda, where installed, checks the "stub" answer.
+config.substitutions.append(
+    ("%fake_libcuda", os.path.join(config.posenc_lib_dir, "libPosEncFakeCuda.so")))
+config.substitutions.append(
+    ("%gpu_runtime_lib", os.path.join(config.posenc_lib_dir, "libPosEncGPURuntime.so")))
+
+
+def probe_cuda_gpu():
+    tool = os.path.join(config.posenc_tools_dir, "posenc-run")
+    env = dict(os.environ)
+    env.pop("POSENC_LIBCUDA", None)
+    try:
+        probe = subprocess.run([tool, "--gpu-info"], capture_output=True, text=True,
+                               timeout=120, env=env)
+    except (OSError, subprocess.TimeoutExpired):
+        return None, "posenc-run --gpu-info did not run"
+    if probe.returncode == 0:
+        return probe.stdout.strip(), None
+    return None, (probe.stderr.strip().splitlines() or ["no answer"])[-1]
+
+
+gpu_found, gpu_reason = probe_cuda_gpu()
+if gpu_found:
+    config.available_features.add("cuda-gpu")
+    lit_config.note(f"CUDA device found: {gpu_found}")
+else:
+    lit_config.note(f"no CUDA device ({gpu_reason}): the GPU execution tests "
+                    "(REQUIRES: cuda-gpu) are UNSUPPORTED")
+
+for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+    stub = root and os.path.join(root, "lib64", "stubs", "libcuda.so")
+    if stub and os.path.exists(stub):
+        config.available_features.add("cuda-stub-libcuda")
+        config.substitutions.append(("%cuda_stub_libcuda", stub))
+        break

@@ -641,14 +641,36 @@ def main():
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--pipeline", default=None,
                     help="pipeline of the cases that do not name one (default: posenc-run's)")
+    ap.add_argument("--gpu", action="store_true",
+                    help="run every case on the CUDA device (posenc-run --gpu, its default GPU "
+                         "pipeline or --pipeline; cases that name a CPU pipeline take it too)")
+    ap.add_argument("--gpu-dry-run", action="store_true",
+                    help="compile and link every case for the GPU (posenc-run --gpu --dry-run, "
+                         "no device needed), then check its numerics through --pipeline")
     args = ap.parse_args()
     rng = np.random.default_rng([args.seed, sorted(GROUPS).index(args.group)])
+    compiled, rejected = 0, 0
 
     def run(module, inputs, pipeline=None):
+        nonlocal compiled, rejected
+        if args.gpu:
+            return pe.run(args.posenc_run, module, inputs, pipeline=args.pipeline,
+                          extra=["--gpu"])
+        if args.gpu_dry_run:
+            # posenc-run's checks of the host code (it may only launch) and of
+            # the runtime functions it imports reject a module here.
+            try:
+                pe.run(args.posenc_run, module, [], extra=["--gpu", "--dry-run"])
+                compiled += 1
+            except RuntimeError as e:
+                rejected += 1
+                print("GPU-REJECTED " + str(e).strip().splitlines()[-1])
         return pe.run(args.posenc_run, module, inputs, pipeline=pipeline or args.pipeline,
                       threads=args.threads)
 
     GROUPS[args.group](run, rng)
+    if args.gpu_dry_run:
+        print(f"{compiled} compiled for the GPU, {rejected} rejected")
     print(f"{RESULTS['passed']} passed, {RESULTS['failed']} failed")
     return 1 if RESULTS["failed"] else 0
 

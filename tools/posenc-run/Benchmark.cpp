@@ -31,19 +31,25 @@ TimingStats measure(function_ref<void()> call, function_ref<void()> prepare,
     times.push_back(
         std::chrono::duration<double, std::milli>(end - start).count());
   }
-  llvm::sort(times);
+  return summarize(times);
+}
+
+TimingStats summarize(ArrayRef<double> times) {
+  SmallVector<double> sorted(times);
+  llvm::sort(sorted);
   TimingStats stats;
-  size_t mid = times.size() / 2;
+  size_t mid = sorted.size() / 2;
   stats.medianMs =
-      times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
-  stats.minMs = times.front();
-  stats.maxMs = times.back();
+      sorted.size() % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  stats.minMs = sorted.front();
+  stats.maxMs = sorted.back();
   return stats;
 }
 
 void printTiming(raw_ostream &os, StringRef entry, const TimingStats &stats,
                  unsigned warmup, unsigned iterations, uint64_t bytesMoved,
-                 std::optional<double> flops) {
+                 std::optional<double> flops, ArrayRef<std::string> extraLines,
+                 ArrayRef<std::pair<std::string, std::string>> extraKeys) {
   double seconds = stats.medianMs * 1e-3;
   // A call faster than the clock's resolution has no meaningful rate.
   double gbps =
@@ -59,11 +65,15 @@ void printTiming(raw_ostream &os, StringRef entry, const TimingStats &stats,
   if (gflops)
     os << format("  %.4g GFLOP/s", *gflops);
   os << "\n";
+  for (const std::string &line : extraLines)
+    os << "  " << line << "\n";
   os << "RESULT entry=" << entry
      << format(" median_ms=%.6g min_ms=%.6g max_ms=%.6g gbps=%.6g",
                stats.medianMs, stats.minMs, stats.maxMs, gbps);
   if (gflops)
     os << format(" gflops=%.6g", *gflops);
+  for (const auto &[key, value] : extraKeys)
+    os << " " << key << "=" << value;
   os << "\n";
 }
 

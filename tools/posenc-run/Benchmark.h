@@ -3,12 +3,15 @@
 #ifndef POSENC_TOOLS_POSENC_RUN_BENCHMARK_H
 #define POSENC_TOOLS_POSENC_RUN_BENCHMARK_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
 
 namespace mlir::posenc::run {
 
@@ -17,6 +20,10 @@ struct TimingStats {
   double minMs = 0;
   double maxMs = 0;
 };
+
+/// Median (of an even count: the mean of the middle two), min and max of
+/// `times` (at least one).
+TimingStats summarize(llvm::ArrayRef<double> times);
 
 /// Runs `warmup` untimed calls, then `iterations` (at least 1) timed calls of
 /// `call`. `prepare`, if given, runs before every call, outside the timing.
@@ -27,9 +34,13 @@ TimingStats measure(llvm::function_ref<void()> call,
 /// Prints the human-readable summary and the machine-readable line
 ///   RESULT entry=NAME median_ms=.. min_ms=.. max_ms=.. gbps=.. [gflops=..]
 /// where GB/s counts `bytesMoved` (all inputs and outputs) per median call.
-void printTiming(llvm::raw_ostream &os, llvm::StringRef entry,
-                 const TimingStats &stats, unsigned warmup, unsigned iterations,
-                 uint64_t bytesMoved, std::optional<double> flops);
+/// `extraLines` go under the summary (indented), `extraKeys` at the end of
+/// the RESULT line, in order (--gpu's).
+void printTiming(
+    llvm::raw_ostream &os, llvm::StringRef entry, const TimingStats &stats,
+    unsigned warmup, unsigned iterations, uint64_t bytesMoved,
+    std::optional<double> flops, llvm::ArrayRef<std::string> extraLines = {},
+    llvm::ArrayRef<std::pair<std::string, std::string>> extraKeys = {});
 
 } // namespace mlir::posenc::run
 

@@ -182,9 +182,12 @@ static Error checkTranslatable(ModuleOp lowered) {
       "lower everything to the llvm dialect (see --dump-ir)");
 }
 
-Expected<JitEntry> jitCompile(ModuleOp lowered, bool needOpenMP,
-                              llvm::ArrayRef<std::string> extraLibs,
-                              llvm::StringRef dumpLLVMPath) {
+Expected<JitEntry>
+jitCompile(ModuleOp lowered, bool needOpenMP,
+           llvm::ArrayRef<std::string> extraLibs, llvm::StringRef dumpLLVMPath,
+           std::function<llvm::orc::SymbolMap(llvm::orc::MangleAndInterner)>
+               extraSymbols,
+           bool initialize) {
   if (Error err = checkTranslatable(lowered))
     return std::move(err);
   Expected<llvm::SmallVector<std::string>> sharedLibs =
@@ -244,12 +247,19 @@ Expected<JitEntry> jitCompile(ModuleOp lowered, bool needOpenMP,
                                    toString(engine.takeError()));
   // Before anything is materialized (initialize() runs global constructors).
   (*engine)->registerSymbols(getCheckedAllocators);
-  (*engine)->initialize();
+  if (extraSymbols)
+    (*engine)->registerSymbols(extraSymbols);
+  if (initialize)
+    (*engine)->initialize();
 
   std::string name = ("_mlir_ciface_" + kEntryWrapperName).str();
   Expected<void (*)(void **)> fn = (*engine)->lookupPacked(name);
   if (!fn) {
-    llvm::consumeError(fn.takeError());
+    // Unresolved functions surface here, when the entry is linked.
+    std::string message = toString(fn.takeError());
+    if (llvm::StringRef(message).contains("Symbols not found"))
+      return llvm::createStringError("cannot link the lowered module: " +
+                                     message);
     return llvm::createStringError(
         "the lowered module has no " + name +
         "; the pipeline must keep llvm.emit_c_interface (for "

@@ -9,6 +9,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -29,10 +30,18 @@ struct JitEntry {
 /// friends) when installed, libomp when the module contains OpenMP dialect
 /// ops or `needOpenMP` is set, then `extraLibs`; a missing one is an error.
 /// With a `dumpLLVMPath`, the optimized LLVM IR is written there (what the
-/// JIT turns into machine code; `llc` / `llvm-mca` read it).
-llvm::Expected<JitEntry> jitCompile(mlir::ModuleOp lowered, bool needOpenMP,
-                                    llvm::ArrayRef<std::string> extraLibs,
-                                    llvm::StringRef dumpLLVMPath = {});
+/// JIT turns into machine code; `llc` / `llvm-mca` read it). `extraSymbols`
+/// are defined before anything else resolves (the GPU runtime's mgpu*
+/// functions). Without `initialize`, the module is compiled and linked but
+/// its global constructors (a GPU module's load) do not run and the entry
+/// must not be called: a dry run.
+llvm::Expected<JitEntry>
+jitCompile(mlir::ModuleOp lowered, bool needOpenMP,
+           llvm::ArrayRef<std::string> extraLibs,
+           llvm::StringRef dumpLLVMPath = {},
+           std::function<llvm::orc::SymbolMap(llvm::orc::MangleAndInterner)>
+               extraSymbols = nullptr,
+           bool initialize = true);
 
 /// A C-order buffer passed to the entry.
 struct BufferRef {
@@ -50,6 +59,11 @@ public:
   EntryCall &operator=(const EntryCall &) = delete;
 
   void operator()() { fn(args.data()); }
+
+  /// The packed function and its arguments, for callers that time the call
+  /// themselves (the GPU runtime).
+  PackedEntryFn getFunction() const { return fn; }
+  void **getArgs() { return args.data(); }
 
 private:
   PackedEntryFn fn;

@@ -3,8 +3,11 @@
 #include "TensorData.h"
 
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Format.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 using namespace llvm;
@@ -103,6 +106,45 @@ static void printElement(raw_ostream &os, ArrayRef<char> data, DType type,
     os << load<int64_t>(data, index);
     return;
   }
+}
+
+static double loadAsDouble(ArrayRef<char> data, DType type, int64_t index) {
+  switch (type) {
+  case DType::F16:
+    return halfBitsToFloat(load<uint16_t>(data, index));
+  case DType::BF16:
+    return bf16BitsToFloat(load<uint16_t>(data, index));
+  case DType::F32:
+    return load<float>(data, index);
+  case DType::F64:
+    return load<double>(data, index);
+  case DType::I32:
+    return load<int32_t>(data, index);
+  case DType::I64:
+    return static_cast<double>(load<int64_t>(data, index));
+  }
+  llvm_unreachable("unknown DType");
+}
+
+TensorDifference compareTensors(ArrayRef<char> actual, ArrayRef<char> expected,
+                                DType type) {
+  TensorDifference difference;
+  int64_t count = expected.size() / getByteWidth(type);
+  for (int64_t i = 0; i < count; ++i) {
+    double a = loadAsDouble(actual, type, i);
+    double e = loadAsDouble(expected, type, i);
+    difference.maxAbsExpected =
+        std::max(difference.maxAbsExpected, std::isnan(e) ? 0.0 : std::fabs(e));
+    // NaN where the other side has a number is an infinite error.
+    double error = std::isnan(a) && std::isnan(e)   ? 0.0
+                   : std::isnan(a) || std::isnan(e) ? HUGE_VAL
+                                                    : std::fabs(a - e);
+    if (error > difference.maxAbsError) {
+      difference.maxAbsError = error;
+      difference.worstIndex = i;
+    }
+  }
+  return difference;
 }
 
 /// Prints the sub-tensor at dimension `dim` starting at element `first`.

@@ -28,6 +28,20 @@ void fillRandom(llvm::MutableArrayRef<char> data, DType type, uint64_t seed,
 void printTensor(llvm::raw_ostream &os, llvm::ArrayRef<char> data, DType type,
                  llvm::ArrayRef<int64_t> shape);
 
+/// How far one tensor is from another of the same type and size.
+struct TensorDifference {
+  double maxAbsError = 0;
+  /// The element of the largest error (C order).
+  int64_t worstIndex = 0;
+  double maxAbsExpected = 0;
+};
+
+/// Compares `actual` with `expected` element by element in double
+/// precision; a NaN against a number is an infinite error, NaN against NaN
+/// none.
+TensorDifference compareTensors(llvm::ArrayRef<char> actual,
+                                llvm::ArrayRef<char> expected, DType type);
+
 } // namespace mlir::posenc::run
 
 #endif // POSENC_TOOLS_POSENC_RUN_TENSORDATA_H

@@ -9,6 +9,8 @@
 #include "Benchmark.h"
 #include "DType.h"
 #include "EntryWrapper.h"
+#include "GPUHost.h"
+#include "GPURuntime.h"
 #include "HostBuffer.h"
 #include "Jit.h"
 #include "Npy.h"
@@ -127,6 +129,48 @@ static cl::opt<std::string>
              cl::desc("Write the optimized LLVM IR that the JIT compiles to "
                       "FILE (for llc / llvm-mca)"),
              cl::value_desc("file"), cl::cat(runCategory));
+static cl::opt<bool> useGPU(
+    "gpu",
+    cl::desc("Compile with posenc-gpu-pipeline and run on the CUDA device "
+             "(driver loaded at run time; exit status 77 without one)"),
+    cl::cat(runCategory));
+static cl::opt<std::string> chip(
+    "chip",
+    cl::desc("With --gpu: the target of the default GPU pipeline (default: "
+             "the device's, e.g. sm_90; sm_90 without a device)"),
+    cl::value_desc("sm_XY"), cl::cat(runCategory));
+static cl::opt<bool> dryRun(
+    "dry-run",
+    cl::desc("Compile and link, check the runtime functions the host code "
+             "imports, but do not run (no device needed with --gpu)"),
+    cl::cat(runCategory));
+static cl::opt<bool> compareCPU(
+    "compare-cpu",
+    cl::desc("With --gpu: also run the default CPU pipeline on the same "
+             "inputs and print the max abs error of every result"),
+    cl::cat(runCategory));
+static cl::opt<double> tolerance(
+    "tolerance",
+    cl::desc("With --compare-cpu: fail when the max abs error exceeds T"),
+    cl::value_desc("T"), cl::cat(runCategory));
+static cl::opt<bool> copyBaseline(
+    "copy-baseline",
+    cl::desc("With --gpu: also time a device-to-device copy moving the same "
+             "bytes (the bandwidth ceiling)"),
+    cl::cat(runCategory));
+static cl::opt<bool> gpuInfo(
+    "gpu-info",
+    cl::desc("Print the CUDA device and exit (exit status 77 without one)"),
+    cl::cat(runCategory));
+static cl::opt<bool> listRuntimeSymbols(
+    "list-runtime-symbols",
+    cl::desc("Print the mgpu* functions the GPU runtime provides to host "
+             "code, with their LLVM IR types, and exit"),
+    cl::cat(runCategory));
+/// Exit status of a --gpu run on a machine without a usable CUDA driver or
+/// device: automake's "skipped", distinct from errors (1).
+static constexpr int kNoGPUExitCode = 77;
+
 /// Storage of --threads, which is registered in main (see there); 0 when
 /// the flag is absent.
 static unsigned threads = 0;
@@ -137,6 +181,22 @@ static cl::list<std::string>
     sharedLibs("shared-libs", cl::CommaSeparated,
                cl::desc("Extra shared libraries for the JIT"),
                cl::value_desc("path,path,..."), cl::cat(runCategory));
+
+namespace {
+/// No usable CUDA driver or device: not a failure of the run but a machine
+/// it cannot run on (exit status kNoGPUExitCode).
+class NoGPUError : public llvm::ErrorInfo<NoGPUError> {
+public:
+  static char ID;
+  explicit NoGPUError(std::string reason) : reason(std::move(reason)) {}
+  void log(llvm::raw_ostream &os) const override { os << reason; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+  std::string reason;
+};
+char NoGPUError::ID = 0;
+} // namespace
 
 /// "1 argument", "2 arguments".
 static std::string pluralize(size_t n, StringRef noun) {
@@ -321,9 +381,7 @@ allocateTensors(const EntrySignature &signature,
 
 /// --pipeline, or the default pipeline with the options of this host
 /// spelled out, so that the run can be reproduced elsewhere.
-static std::string getPipeline() {
-  if (!pipelineOpt.empty())
-    return pipelineOpt.getValue();
+static std::string getCPUPipeline() {
   posenc::CPUPipelineOptions options;
   posenc::setHostDefaults(options, posenc::detectHostCPU());
   std::string text = kDefaultPipeline.str();
@@ -332,33 +390,92 @@ static std::string getPipeline() {
   return text;
 }
 
+/// --chip, else the device's (sm_XY of its compute capability) once the
+/// driver is up, else kDefaultGPUChip.
+static std::string getGPUChip() {
+  if (!chip.empty())
+    return chip.getValue();
+  if (posencGpuInit(0) == POSENC_GPU_READY)
+    return "sm_" + std::to_string(posencGpuComputeCapability());
+  return kDefaultGPUChip.str();
+}
+
+static std::string getPipeline() {
+  if (!pipelineOpt.empty())
+    return pipelineOpt.getValue();
+  if (useGPU)
+    return "posenc-gpu-pipeline{chip=" + getGPUChip() + "}";
+  return getCPUPipeline();
+}
+
+/// How compile() lowers the module.
+struct CompileMode {
+  std::string pipeline;
+  /// The lowered host code runs on device buffers (prepareHostCodeForGPU)
+  /// and calls the GPU runtime.
+  bool forGPU = false;
+  /// Appended to the "compiled @NAME" line.
+  std::string label;
+  /// --dump-ir and --dump-llvm apply (the main compilation, not
+  /// --compare-cpu's).
+  bool dump = true;
+};
+
+/// Prints the functions the host code imports (--dry-run).
+static void printRuntimeImports(llvm::raw_ostream &os,
+                                ArrayRef<RuntimeImport> imports) {
+  for (const RuntimeImport &import : imports)
+    os << "import " << import.name << ": " << import.type << ": "
+       << (!import.isGPURuntime ? "from the process"
+           : import.provided    ? "provided by the GPU runtime"
+                                : "NOT PROVIDED")
+       << "\n";
+}
+
 /// Adds the entry wrapper, runs the pipeline and JIT-compiles the module;
-/// reports how long that took.
-static Expected<JitEntry> compile(ModuleOp module, func::FuncOp entry) {
+/// reports how long that took. A dry run links but runs no constructor.
+static Expected<JitEntry> compile(ModuleOp module, func::FuncOp entry,
+                                  const CompileMode &mode) {
   auto start = std::chrono::steady_clock::now();
   std::string name = entry.getSymName().str();
   if (Error err = buildEntryWrapper(module, entry, writableInputs))
     return std::move(err);
-  std::string pipeline = getPipeline();
-  if (dumpIR) {
+  bool dump = mode.dump && dumpIR;
+  if (dump) {
     dumpModule(module, "module with entry wrapper");
-    llvm::errs() << "// posenc-run pipeline: " << pipeline << "\n";
+    llvm::errs() << "// posenc-run pipeline: " << mode.pipeline << "\n";
   }
-  if (Error err = runPipeline(module, pipeline))
+  if (Error err = runPipeline(module, mode.pipeline))
     return std::move(err);
-  if (dumpIR)
+  if (mode.forGPU) {
+    if (Error err = prepareHostCodeForGPU(module))
+      return std::move(err);
+    Expected<SmallVector<RuntimeImport>> imports = getRuntimeImports(module);
+    if (!imports)
+      return imports.takeError();
+    if (dryRun)
+      printRuntimeImports(llvm::outs(), *imports);
+    if (Error err = checkRuntimeImports(*imports))
+      return std::move(err);
+  }
+  if (dump)
     dumpModule(module, "lowered module");
   double pipelineMs = millisecondsSince(start);
 
   auto jitStart = std::chrono::steady_clock::now();
+  std::function<llvm::orc::SymbolMap(llvm::orc::MangleAndInterner)> runtime;
+  if (mode.forGPU)
+    runtime = getGPURuntimeSymbols;
   Expected<JitEntry> jit =
-      jitCompile(module, threads > 0, sharedLibs, dumpLLVM);
+      jitCompile(module, threads > 0 && !mode.forGPU, sharedLibs,
+                 mode.dump ? StringRef(dumpLLVM) : StringRef(), runtime,
+                 /*initialize=*/!dryRun);
   if (!jit)
     return jit.takeError();
   double jitMs = millisecondsSince(jitStart);
   llvm::outs() << llvm::format(
-      "compiled @%s in %.1f ms (pipeline %.1f ms, JIT %.1f ms)\n", name.c_str(),
-      pipelineMs + jitMs, pipelineMs, jitMs);
+      "compiled @%s%s in %.1f ms (pipeline %.1f ms, JIT %.1f ms)\n",
+      name.c_str(), mode.label.c_str(), pipelineMs + jitMs, pipelineMs, jitMs);
   return jit;
 }
 
@@ -433,6 +550,273 @@ writeOutputs(ArrayRef<RunnerTensor> outputs,
   return Error::success();
 }
 
+//===----------------------------------------------------------------------===//
+// --gpu
+//===----------------------------------------------------------------------===//
+
+/// Flags that only mean something with --gpu or --compare-cpu.
+static Error checkGPUFlags() {
+  for (const cl::Option *flag : std::initializer_list<const cl::Option *>{
+           &chip, &compareCPU, &copyBaseline})
+    if (flag->getNumOccurrences() && !useGPU)
+      return llvm::createStringError("--" + flag->ArgStr + " needs --gpu");
+  if (tolerance.getNumOccurrences() && !compareCPU)
+    return llvm::createStringError("--tolerance needs --compare-cpu");
+  if (tolerance.getNumOccurrences() && !(tolerance >= 0))
+    return llvm::createStringError("--tolerance must be at least 0");
+  if (chip.getNumOccurrences() && !pipelineOpt.empty())
+    return llvm::createStringError(
+        "--chip sets the target of the default GPU pipeline; with "
+        "--pipeline, give chip= in the pipeline");
+  return Error::success();
+}
+
+/// Loads the CUDA driver and picks device 0; no driver or device is a
+/// NoGPUError.
+static Error initializeGPU() {
+  posencGpuSetProgramName("posenc-run");
+  int status = posencGpuInit(0);
+  if (status == POSENC_GPU_NO_DRIVER || status == POSENC_GPU_STUB_LIBRARY ||
+      status == POSENC_GPU_NO_DEVICE)
+    return llvm::make_error<NoGPUError>(posencGpuMessage());
+  if (status != POSENC_GPU_READY)
+    return llvm::createStringError(Twine("cannot use the CUDA driver: ") +
+                                   posencGpuMessage());
+  int driver = posencGpuDriverVersion();
+  llvm::outs() << llvm::format(
+      "gpu: %s, sm_%d, %d SMs, %.1f GiB, CUDA driver %d.%d\n",
+      posencGpuDeviceName(), posencGpuComputeCapability(),
+      posencGpuMultiprocessors(),
+      static_cast<double>(posencGpuTotalMemory()) / (1ull << 30), driver / 1000,
+      driver % 1000 / 10);
+  return Error::success();
+}
+
+namespace {
+/// Device memory owned by the runner.
+struct DeviceBuffer {
+  void *pointer = nullptr;
+  uint64_t size = 0;
+  DeviceBuffer() = default;
+  DeviceBuffer(DeviceBuffer &&other) noexcept
+      : pointer(std::exchange(other.pointer, nullptr)), size(other.size) {}
+  DeviceBuffer &operator=(DeviceBuffer &&) = delete;
+  ~DeviceBuffer() { posencGpuFree(pointer); }
+};
+
+/// Restores device inputs from pristine device copies (--writable-inputs).
+struct RestoreInputs {
+  ArrayRef<DeviceBuffer> pristine;
+  ArrayRef<DeviceBuffer> inputs;
+  bool failed = false;
+};
+} // namespace
+
+static void restoreDeviceInputs(void *context) {
+  auto *restore = static_cast<RestoreInputs *>(context);
+  for (auto [copy, input] : llvm::zip(restore->pristine, restore->inputs))
+    restore->failed |=
+        posencGpuCopyOnDevice(input.pointer, copy.pointer, copy.size) != 0;
+}
+
+static Error gpuError(const Twine &what) {
+  return llvm::createStringError(what + ": " + posencGpuMessage());
+}
+
+static Expected<DeviceBuffer> allocateOnDevice(uint64_t size) {
+  DeviceBuffer buffer;
+  buffer.pointer = posencGpuAlloc(size);
+  buffer.size = size;
+  if (!buffer.pointer)
+    return gpuError("device memory");
+  return std::move(buffer);
+}
+
+/// Runs the CPU pipeline's code once on the same (host) inputs and compares
+/// every result with the GPU's.
+static Expected<SmallVector<TensorDifference>>
+compareWithCPU(ModuleOp cpuModule, const EntrySignature &signature,
+               ArrayRef<RunnerTensor> tensors) {
+  Expected<func::FuncOp> entry = findEntry(cpuModule, signature.name);
+  if (!entry)
+    return entry.takeError();
+  CompileMode mode{getCPUPipeline(), /*forGPU=*/false, " for the CPU",
+                   /*dump=*/false};
+  Expected<JitEntry> jit = compile(cpuModule, *entry, mode);
+  if (!jit)
+    return jit.takeError();
+  size_t numInputs = signature.inputs.size();
+  SmallVector<HostBuffer> cpuOutputs;
+  SmallVector<BufferRef> buffers;
+  for (const RunnerTensor &input : tensors.take_front(numInputs))
+    buffers.push_back({input.buffer.data(), input.spec->type.getShape()});
+  for (const TensorSpec &spec : signature.results) {
+    Expected<HostBuffer> buffer = HostBuffer::allocate(spec.byteSize);
+    if (!buffer)
+      return buffer.takeError();
+    buffers.push_back({buffer->data(), spec.type.getShape()});
+    cpuOutputs.push_back(std::move(*buffer));
+  }
+  EntryCall call(jit->fn, buffers);
+  {
+    KernelAbortGuard abortGuard;
+    call();
+  }
+  SmallVector<TensorDifference> differences;
+  for (auto [gpuOutput, cpuOutput] :
+       llvm::zip(tensors.drop_front(numInputs), cpuOutputs))
+    differences.push_back(compareTensors(
+        gpuOutput.buffer.bytes(), cpuOutput.bytes(), gpuOutput.spec->dtype));
+  return differences;
+}
+
+/// Copies the inputs to the device, times the entry there with CUDA events,
+/// copies the results back, and reports like the CPU path, with the
+/// kernels' time, the copy baseline and the CPU comparison added.
+static Error runOnGPU(const EntrySignature &signature, JitEntry &jit,
+                      MutableArrayRef<RunnerTensor> tensors,
+                      OwningOpRef<ModuleOp> cpuModule,
+                      ArrayRef<std::pair<unsigned, std::string>> outputPaths) {
+  size_t numInputs = signature.inputs.size();
+  uint64_t bytesMoved = 0;
+  for (const RunnerTensor &tensor : tensors)
+    bytesMoved += tensor.spec->byteSize;
+  uint64_t deviceBytes = bytesMoved;
+  if (writableInputs)
+    for (const TensorSpec &spec : signature.inputs)
+      deviceBytes += spec.byteSize;
+  if (deviceBytes > posencGpuTotalMemory())
+    return llvm::createStringError(
+        "the buffers of @" + signature.name + " need " + Twine(deviceBytes) +
+        " bytes of device memory, more than the device's " +
+        Twine(posencGpuTotalMemory()));
+
+  // Allocated and filled outside the timing; outputs start as zeros.
+  SmallVector<DeviceBuffer> device, pristine;
+  for (const RunnerTensor &tensor : tensors) {
+    Expected<DeviceBuffer> buffer = allocateOnDevice(tensor.buffer.size());
+    if (!buffer)
+      return buffer.takeError();
+    if (posencGpuCopyToDevice(buffer->pointer, tensor.buffer.data(),
+                              tensor.buffer.size()))
+      return gpuError("copying to the device");
+    device.push_back(std::move(*buffer));
+  }
+  if (writableInputs)
+    for (const DeviceBuffer &input : ArrayRef(device).take_front(numInputs)) {
+      Expected<DeviceBuffer> copy = allocateOnDevice(input.size);
+      if (!copy)
+        return copy.takeError();
+      if (posencGpuCopyOnDevice(copy->pointer, input.pointer, input.size))
+        return gpuError("copying on the device");
+      pristine.push_back(std::move(*copy));
+    }
+  SmallVector<BufferRef> buffers;
+  for (auto [buffer, tensor] : llvm::zip(device, tensors))
+    buffers.push_back({buffer.pointer, tensor.spec->type.getShape()});
+  EntryCall call(jit.fn, buffers);
+
+  RestoreInputs restore{pristine, ArrayRef(device).take_front(numInputs)};
+  SmallVector<double> callMs(iterations), kernelMs(iterations);
+  unsigned launches = 0;
+  if (posencGpuTimeCalls(call.getFunction(), call.getArgs(), warmup, iterations,
+                         writableInputs ? restoreDeviceInputs : nullptr,
+                         &restore, callMs.data(), kernelMs.data(), &launches))
+    return gpuError("running @" + signature.name + " on the GPU");
+  if (restore.failed)
+    return gpuError("restoring the inputs on the device");
+  for (auto [buffer, tensor] : llvm::zip(ArrayRef(device).drop_front(numInputs),
+                                         tensors.drop_front(numInputs)))
+    if (posencGpuCopyToHost(tensor.buffer.data(), buffer.pointer, buffer.size))
+      return gpuError("copying from the device");
+
+  SmallVector<std::string> lines;
+  SmallVector<std::pair<std::string, std::string>> keys;
+  auto number = [](double value) {
+    return llvm::formatv("{0}", llvm::format("%.6g", value)).str();
+  };
+  auto rate = [&](double ms, uint64_t bytes) {
+    return ms > 0 ? static_cast<double>(bytes) / (ms * 1e-3) / 1e9 : 0.0;
+  };
+  TimingStats kernels = summarize(kernelMs);
+  lines.push_back(
+      llvm::formatv("kernels: {0} launch{1} per call, median "
+                    "{2} ms  min {3} ms  max {4} ms  {5} GB/s",
+                    launches, launches == 1 ? "" : "es",
+                    number(kernels.medianMs), number(kernels.minMs),
+                    number(kernels.maxMs),
+                    llvm::format("%.4g", rate(kernels.medianMs, bytesMoved)))
+          .str());
+  keys.push_back(
+      {"chip", "sm_" + std::to_string(posencGpuComputeCapability())});
+  keys.push_back({"kernel_ms", number(kernels.medianMs)});
+  keys.push_back({"kernel_gbps", number(rate(kernels.medianMs, bytesMoved))});
+  keys.push_back({"launches", std::to_string(launches)});
+  if (copyBaseline) {
+    // A copy of half the bytes reads and writes them all.
+    uint64_t copied = bytesMoved / 2 / 4 * 4;
+    SmallVector<double> copyMs(iterations);
+    if (copied > 0 &&
+        posencGpuTimeCopy(copied, warmup, iterations, copyMs.data()))
+      return gpuError("timing the device copy");
+    TimingStats copy = summarize(copyMs);
+    double copyRate = rate(copy.medianMs, 2 * copied);
+    lines.push_back(llvm::formatv("device copy of {0} bytes (cuMemcpyDtoD): "
+                                  "median {1} ms  {2} GB/s",
+                                  copied, number(copy.medianMs),
+                                  llvm::format("%.4g", copyRate))
+                        .str());
+    keys.push_back({"copy_ms", number(copy.medianMs)});
+    keys.push_back({"copy_gbps", number(copyRate)});
+  }
+  std::optional<TensorDifference> worst;
+  unsigned worstOutput = 0;
+  if (compareCPU) {
+    Expected<SmallVector<TensorDifference>> differences =
+        compareWithCPU(*cpuModule, signature, tensors);
+    if (!differences)
+      return differences.takeError();
+    for (auto [i, difference] : llvm::enumerate(*differences)) {
+      lines.push_back(llvm::formatv("compare-cpu: output {0}: max abs error "
+                                    "{1} (max |cpu| {2})",
+                                    i, number(difference.maxAbsError),
+                                    number(difference.maxAbsExpected))
+                          .str());
+      if (!worst || difference.maxAbsError > worst->maxAbsError) {
+        worst = difference;
+        worstOutput = i;
+      }
+    }
+    keys.push_back({"max_abs_err", number(worst->maxAbsError)});
+  }
+
+  llvm::raw_ostream &os = llvm::outs();
+  std::optional<double> flopsPerCall;
+  if (flops.getNumOccurrences())
+    flopsPerCall = flops;
+  printTiming(os, signature.name, summarize(callMs), warmup, iterations,
+              bytesMoved, flopsPerCall, lines, keys);
+  ArrayRef<RunnerTensor> outputs = tensors.drop_front(numInputs);
+  if (printOutput)
+    for (auto [i, tensor] : llvm::enumerate(outputs)) {
+      os << "output " << i << ": " << tensor.spec->type << "\n";
+      printTensor(os, tensor.buffer.bytes(), tensor.spec->dtype,
+                  tensor.spec->type.getShape());
+    }
+  os.flush();
+  if (Error err = writeOutputs(outputs, outputPaths))
+    return err;
+  if (worst && tolerance.getNumOccurrences() &&
+      !(worst->maxAbsError <= tolerance))
+    return llvm::createStringError(
+        "--compare-cpu: output " + Twine(worstOutput) +
+        " differs from the "
+        "CPU's by " +
+        number(worst->maxAbsError) + " at element " + Twine(worst->worstIndex) +
+        ", more than --tolerance=" + number(tolerance));
+  return Error::success();
+}
+
 static Error run(MLIRContext &context) {
   if (iterations == 0)
     return llvm::createStringError("--iterations must be at least 1");
@@ -440,6 +824,12 @@ static Error run(MLIRContext &context) {
     return llvm::createStringError("--int-max must be at least 1");
   if (flops.getNumOccurrences() && !(flops > 0))
     return llvm::createStringError("--flops must be positive");
+  if (Error err = checkGPUFlags())
+    return err;
+  // Before anything slow: without a device there is nothing to run.
+  if (useGPU && !dryRun)
+    if (Error err = initializeGPU())
+      return err;
 
   // A regular file is mapped; a pipe or device (/dev/zero) is read up to a
   // cap instead of until memory runs out.
@@ -470,30 +860,49 @@ static Error run(MLIRContext &context) {
     return outputPaths.takeError();
   if (Error err = checkMemory(*signature))
     return err;
-  // Inputs before compiling: a bad file is reported before the slow part.
-  Expected<SmallVector<RunnerTensor>> tensors =
-      allocateTensors(*signature, *inputPaths);
-  if (!tensors)
-    return tensors.takeError();
+  // Inputs before compiling: a bad file is reported before the slow part. A
+  // dry run reads and allocates nothing.
+  SmallVector<RunnerTensor> tensors;
+  if (!dryRun) {
+    Expected<SmallVector<RunnerTensor>> allocated =
+        allocateTensors(*signature, *inputPaths);
+    if (!allocated)
+      return allocated.takeError();
+    tensors = std::move(*allocated);
+  }
+  // --compare-cpu compiles the module as given a second time.
+  OwningOpRef<ModuleOp> cpuModule;
+  if (compareCPU)
+    cpuModule = module->clone();
 
-  Expected<JitEntry> jit = compile(*module, *entry);
+  CompileMode mode{getPipeline(), useGPU, "", /*dump=*/true};
+  Expected<JitEntry> jit = compile(*module, *entry, mode);
   if (!jit)
     return jit.takeError();
+  if (dryRun) {
+    llvm::outs() << "dry run: @" << signature->name
+                 << " compiled and linked, not run\n";
+    return Error::success();
+  }
+  if (useGPU)
+    return runOnGPU(*signature, *jit, tensors, std::move(cpuModule),
+                    *outputPaths);
+
   size_t numInputs = signature->inputs.size();
-  Expected<TimingStats> stats = timeEntry(jit->fn, *tensors, numInputs);
+  Expected<TimingStats> stats = timeEntry(jit->fn, tensors, numInputs);
   if (!stats)
     return stats.takeError();
 
   llvm::raw_ostream &os = llvm::outs();
   uint64_t bytesMoved = 0;
-  for (const RunnerTensor &tensor : *tensors)
+  for (const RunnerTensor &tensor : tensors)
     bytesMoved += tensor.spec->byteSize;
   std::optional<double> flopsPerCall;
   if (flops.getNumOccurrences())
     flopsPerCall = flops;
   printTiming(os, signature->name, *stats, warmup, iterations, bytesMoved,
               flopsPerCall);
-  ArrayRef<RunnerTensor> outputs = ArrayRef(*tensors).drop_front(numInputs);
+  ArrayRef<RunnerTensor> outputs = ArrayRef(tensors).drop_front(numInputs);
   if (printOutput)
     for (auto [i, tensor] : llvm::enumerate(outputs)) {
       os << "output " << i << ": " << tensor.spec->type << "\n";
@@ -538,6 +947,26 @@ static int posencRunMain(int argc, char **argv) {
     return 1;
   }
 
+  if (listRuntimeSymbols) {
+    size_t count = 0;
+    const cuda::RuntimeSymbol *symbols = cuda::getRuntimeSymbols(count);
+    for (size_t i = 0; i < count; ++i)
+      llvm::outs() << symbols[i].name << ": " << symbols[i].llvmType << "\n";
+    return 0;
+  }
+
+  if (gpuInfo) {
+    if (Error err = initializeGPU()) {
+      llvm::handleAllErrors(
+          std::move(err), [](const llvm::ErrorInfoBase &info) {
+            llvm::errs() << "posenc-run: no CUDA driver/GPU: " << info.message()
+                         << "\n";
+          });
+      return kNoGPUExitCode;
+    }
+    return 0;
+  }
+
   if (printPipeline) {
     posenc::HostCPU host = posenc::detectHostCPU();
     llvm::outs() << "host: " << host.name << ", " << host.vectorBytes * 8
@@ -562,11 +991,20 @@ static int posencRunMain(int argc, char **argv) {
                       LLVM::LLVMDialect>();
 
   if (Error err = run(context)) {
-    llvm::handleAllErrors(std::move(err), [](const llvm::ErrorInfoBase &info) {
-      llvm::WithColor::error(llvm::errs(), "posenc-run")
-          << info.message() << "\n";
-    });
-    return 1;
+    int status = 1;
+    llvm::handleAllErrors(
+        std::move(err),
+        [&](const NoGPUError &noGPU) {
+          llvm::outs().flush();
+          llvm::errs() << "posenc-run: no CUDA driver/GPU: " << noGPU.reason
+                       << "\n";
+          status = kNoGPUExitCode;
+        },
+        [](const llvm::ErrorInfoBase &info) {
+          llvm::WithColor::error(llvm::errs(), "posenc-run")
+              << info.message() << "\n";
+        });
+    return status;
   }
   return 0;
 }
