@@ -191,6 +191,8 @@ Value mlir::posenc::emitAlibiSlopes(OpBuilder &b, Location loc,
 Value mlir::posenc::emitAlibiBias(OpBuilder &b, Location loc, Value slope,
                                   Value qPos, Value kPos, AlibiForm form) {
   Type f32 = b.getF32Type();
+  if (auto vector = dyn_cast<VectorType>(kPos.getType()))
+    f32 = vector.clone(f32);
   if (form == AlibiForm::key_linear)
     return arith::MulFOp::create(b, loc, slope,
                                  arith::SIToFPOp::create(b, loc, f32, kPos));

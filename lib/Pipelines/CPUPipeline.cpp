@@ -107,6 +107,7 @@ void mlir::posenc::buildCPUPipeline(OpPassManager &pm,
   lowering.attentionQueryTile = options.attentionQueryTile;
   lowering.attentionKeyTile = options.attentionKeyTile;
   lowering.attentionPrerotateKeys = options.attentionPrerotateKeys;
+  lowering.attentionVectorWidth = options.attentionVectorWidth;
   buildPosEncToLinalgPipeline(pm, lowering);
   addTensorCodegen(pm, options);
   addBufferization(pm);

@@ -33,6 +33,7 @@ void mlir::posenc::setHostDefaults(CPUPipelineOptions &options,
   constexpr int64_t kF32Bytes = 4;
   options.vectorWidth =
       std::max(host.cacheLineBytes, host.vectorBytes) / kF32Bytes;
+  options.attentionVectorWidth = host.vectorBytes / kF32Bytes;
   // Cache sizes are only trusted when they are plausible powers of two
   // between 128 KiB and 16 MiB (some VMs report nonsense).
   int64_t l2 = host.l2Bytes;

@@ -24,6 +24,7 @@ void mlir::posenc::buildPosEncToLinalgPipeline(
     attention.queryTile = options.attentionQueryTile;
     attention.keyTile = options.attentionKeyTile;
     attention.prerotateKeys = options.attentionPrerotateKeys;
+    attention.vectorWidth = options.attentionVectorWidth;
     nested.addPass(createPosEncTileAttention(attention));
   }
   nested.addPass(createConvertPosEncToLinalg());

@@ -59,15 +59,18 @@ tensor.
 Pipeline options (per group): posenc-cpu-pipeline{vector-width=W
 block-elements=E openmp=O approximate-trig=A approximate-exp=X
 nontemporal-stores=N nontemporal-min-bytes=M flash-attention=F
-attention-query-tile=QT attention-key-tile=KT attention-prerotate-keys=P} and
+attention-query-tile=QT attention-key-tile=KT attention-prerotate-keys=P
+attention-vector-width=AV} and
 posenc-run --threads T. W from VECTOR_WIDTHS (or --vector-widths); E tiny
 (8-64: many blocks, remainder tiles), small (65-4096) or the default 262144;
 O, A, X on or off; T 1 or 2; N off, on, or on with M from MIN_BYTES (the
 default 8 MiB is never reached by outputs this small); F on in 3 groups of 4
 (off: the reference decomposition, and no QT, KT, P); QT from
 ATTENTION_QUERY_TILES, KT from ATTENTION_KEY_TILES (1, sizes that divide
-none or few of the drawn extents, and 64, mostly above them), P on or off;
-QT, KT and P cycle over the flash-attention groups only.
+none or few of the drawn extents, and 64, mostly above them), P on or off,
+AV from ATTENTION_VECTOR_WIDTHS (few-row blocks: 0 the tile ops, else the
+dot-product key loop of that register width; 2 falls back to tile ops);
+QT, KT, P and AV cycle over the flash-attention groups only.
 The options are a function of (S, group), so --replay compiles a case under
 the options it failed with (the REPRO line prints them).
 Each option cycles through its values in a seeded order (every value within
@@ -150,6 +153,7 @@ MIN_BYTES = (1, 64, 1000, 4096)
 FLASH_ATTENTION = (True, True, True, False)
 ATTENTION_QUERY_TILES = (1, 3, 8, 16, 64)
 ATTENTION_KEY_TILES = (1, 5, 16, 64)
+ATTENTION_VECTOR_WIDTHS = (0, 2, 4, 8, 16)
 # The pass splits the keys of a kv head into chunks of DECODE_CHUNK keys
 # (combined afterwards) when it has at most DECODE_ROWS query rows (G * Sq,
 # static) and more than DECODE_CHUNK keys: its defaults, which
@@ -775,6 +779,7 @@ class Options:
     query_tile: int = 64        # attention-query-tile (flash-attention only)
     key_tile: int = 64          # attention-key-tile (flash-attention only)
     prerotate_keys: bool = False
+    attention_vector_width: int = 16  # attention-vector-width (flash only)
 
     def pipeline(self):
         b = lambda v: "true" if v else "false"
@@ -783,7 +788,8 @@ class Options:
         if self.flash_attention:
             attention += (f" attention-query-tile={self.query_tile} "
                           f"attention-key-tile={self.key_tile} "
-                          f"attention-prerotate-keys={b(self.prerotate_keys)}")
+                          f"attention-prerotate-keys={b(self.prerotate_keys)} "
+                          f"attention-vector-width={self.attention_vector_width}")
         return (f"posenc-cpu-pipeline{{vector-width={self.vector_width} "
                 f"block-elements={self.block_elements} openmp={b(self.openmp)} "
                 f"approximate-trig={b(self.approximate_trig)} "
@@ -798,7 +804,8 @@ class Options:
         if self.flash_attention:
             options += [f"attention-query-tile={self.query_tile}",
                         f"attention-key-tile={self.key_tile}",
-                        f"attention-prerotate-keys={b(self.prerotate_keys)}"]
+                        f"attention-prerotate-keys={b(self.prerotate_keys)}",
+                        f"attention-vector-width={self.attention_vector_width}"]
         return options
 
     def describe(self):
@@ -844,7 +851,9 @@ def draw_options(seed, group, widths=VECTOR_WIDTHS):
         flash_attention=flash,
         query_tile=cycled(seed, fused, 8, ATTENTION_QUERY_TILES) if flash else 64,
         key_tile=cycled(seed, fused, 9, ATTENTION_KEY_TILES) if flash else 64,
-        prerotate_keys=cycled(seed, fused, 10, (True, False)) if flash else False)
+        prerotate_keys=cycled(seed, fused, 10, (True, False)) if flash else False,
+        attention_vector_width=(cycled(seed, fused, 11, ATTENTION_VECTOR_WIDTHS)
+                                if flash else 16))
 
 
 # ----------------------------------------------------------------------------

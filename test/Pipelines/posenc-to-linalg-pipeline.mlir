@@ -19,7 +19,7 @@
 // FLASH-PIPELINE: builtin.module(
 // FLASH-PIPELINE-NEXT: func.func(
 // FLASH-PIPELINE-NEXT: posenc-fold-frequencies,
-// FLASH-PIPELINE-NEXT: posenc-tile-attention{{[{]}}decode-chunk={{[0-9]+}} decode-rows={{[0-9]+}} key-tile=3 prerotate-keys=true query-tile=5},
+// FLASH-PIPELINE-NEXT: posenc-tile-attention{{[{]}}decode-chunk={{[0-9]+}} decode-rows={{[0-9]+}} key-tile=3 prerotate-keys=true query-tile=5 vector-width=0},
 // FLASH-PIPELINE-NEXT: convert-posenc-to-linalg,
 // FLASH-PIPELINE-NEXT: canonicalize{
 // FLASH-PIPELINE-NEXT: cse

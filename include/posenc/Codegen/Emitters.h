@@ -87,7 +87,7 @@ Value emitAlibiSlopes(OpBuilder &b, Location loc, AlibiSlopesAttr config,
                       int64_t heads);
 
 /// ALiBi bias of one (query, key) pair of i64 positions: `-m*|q-k|` or `m*k`
-/// (f32).
+/// (f32); elementwise on vectors of them (and of f32 slopes) alike.
 Value emitAlibiBias(OpBuilder &b, Location loc, Value slope, Value qPos,
                     Value kPos, AlibiForm form);
 

@@ -70,6 +70,15 @@ def PosEncTileAttention : Pass<"posenc-tile-attention"> {
       split into chunks of at least `decode-chunk` keys (at most 16 chunks
       when Sk is static) that run in parallel; their partial max, sum and
       accumulator are combined afterwards.
+    - Few-row blocks with `vector-width` set (posenc-cpu-pipeline passes its
+      attention-vector-width): the key loop is written in vector ops instead
+      of linalg tile ops. Scores are dot products over the head dim, K rows
+      read in place (no transposed K pack), lanes along D, each loaded chunk
+      shared by the block's rows, the lane partials of a group of keys
+      reduced together by a transposing shuffle tree; the softmax runs on
+      those key vectors (the running sum kept per lane, reduced once per
+      block) and P.V streams V rows. Keys per step: `key-tile` rounded up to
+      whole groups of lanes.
 
     Tiles are static when the extents are static and divisible by the tile
     sizes; otherwise the last tile is smaller (dynamic sizes). Attention ops
@@ -87,14 +96,22 @@ def PosEncTileAttention : Pass<"posenc-tile-attention"> {
     Option<"decodeChunk", "decode-chunk", "int64_t", /*default=*/"512",
            "Fewest keys per chunk of a split (decode) attention">,
     Option<"prerotateKeys", "prerotate-keys", "bool", /*default=*/"false",
-           "Rotate K once before the loop nest instead of per key tile">
+           "Rotate K once before the loop nest instead of per key tile">,
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"0",
+           "f32 lanes of a vector register, for the dot-product key loop of "
+           "few-row blocks (G * Sq <= decode-rows): its vectors take the "
+           "widest power of two up to this dividing the head dims (at least "
+           "4), its register blocks the register file (32 registers from 16 "
+           "lanes up, else 16); 0: those blocks use linalg tile ops like the "
+           "others">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
     "::mlir::scf::SCFDialect",
-    "::mlir::tensor::TensorDialect"
+    "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 

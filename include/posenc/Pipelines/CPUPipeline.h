@@ -71,6 +71,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Rotate K once before the attention loop nest instead "
                      "of per key tile (posenc-tile-attention)"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> attentionVectorWidth{
+      *this, "attention-vector-width",
+      llvm::cl::desc("f32 lanes of the host's vector registers, for the "
+                     "dot-product key loop of few-row (decode) attention "
+                     "blocks (posenc-tile-attention vector-width); 0: tile "
+                     "ops"),
+      llvm::cl::init(16)};
 
   PassOptions::Option<int64_t> nontemporalMinBytes{
       *this, "nontemporal-min-bytes",

@@ -40,6 +40,9 @@ HostCPU detectHostCPU();
 ///  - vector-width: one cache line (or one register, if wider) of f32 per
 ///    vector op: 16 lanes on AVX2 (two ymm) and on AVX-512 (one zmm), which
 ///    bench/rope measured best on both;
+///  - attention-vector-width: one register of f32 (AVX-512 16, AVX2 8): the
+///    decode attention kernel holds accumulators in registers, so its vectors
+///    and register blocks follow the register file, not the cache line;
 ///  - block-elements: a block reads about one L2 of f32 input, so each
 ///    head's run of a block is long enough for the prefetchers (bench/rope:
 ///    blocks of 2 KiB per head ran 1.5x slower than 32 KiB on Zen 3, whose

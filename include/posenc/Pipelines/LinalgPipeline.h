@@ -62,6 +62,15 @@ struct PosEncLoweringOptions
       llvm::cl::desc("Rotate K once before the attention loop nest instead "
                      "of per key tile (posenc-tile-attention)"),
       llvm::cl::init(false)};
+  /// Lanes of the dot-product key loop of few-row (decode) attention blocks,
+  /// written in vector ops; 0 (hosts): linalg tile ops like other blocks.
+  /// posenc-cpu-pipeline passes its attention-vector-width.
+  PassOptions::Option<int64_t> attentionVectorWidth{
+      *this, "attention-vector-width",
+      llvm::cl::desc("Lanes of the dot-product key loop of few-row "
+                     "attention blocks (posenc-tile-attention vector-width); "
+                     "0: linalg tile ops"),
+      llvm::cl::init(PosEncTileAttentionOptions().vectorWidth)};
   /// Run `canonicalize` and `cse` after the lowering.
   PassOptions::Option<bool> cleanup{
       *this, "cleanup",

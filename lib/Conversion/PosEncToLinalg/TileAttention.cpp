@@ -15,6 +15,8 @@
 //   position are not visited; the mask and ALiBi come from indices.
 // - Decode (few query rows per kv head): the keys are split into chunks that
 //   run in parallel; partial (max, sum, accumulator) are combined after.
+//   With `vector-width`, such blocks run the dot-product key loop of
+//   DotKeyLoop.cpp (vector ops, K rows read in place) instead of tile ops.
 //
 // Numerics match the reference decomposition (AttentionToLinalg.cpp): f32
 // accumulation, logits `s * scale + alibi`, fully masked rows give 0,
@@ -22,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FlashAttention.h"
 #include "LoweringUtils.h"
 
 #include "posenc/Conversion/Passes.h"
@@ -33,7 +36,10 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
+
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir {
 namespace posenc {
@@ -44,30 +50,24 @@ namespace posenc {
 
 using namespace mlir;
 using namespace mlir::posenc;
+using namespace mlir::posenc::flash;
+
+Value flash::indexConst(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+OpFoldResult TileExtent::size(OpBuilder &b, Location loc, Value start,
+                              Value limit) const {
+  if (full)
+    return b.getIndexAttr(tile);
+  Value left = arith::SubIOp::create(b, loc, limit, start);
+  return arith::MinSIOp::create(b, loc, indexConst(b, loc, tile), left)
+      .getResult();
+}
 
 namespace {
 
 using utils::IteratorType;
-
-Value indexConst(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-/// A tile extent along a sequence: `tile` rows from `start`, fewer at the
-/// end of `limit` unless every tile is known to be full (then static).
-struct TileExtent {
-  int64_t tile;
-  bool full;
-
-  OpFoldResult size(OpBuilder &b, Location loc, Value start,
-                    Value limit) const {
-    if (full)
-      return b.getIndexAttr(tile);
-    Value left = arith::SubIOp::create(b, loc, limit, start);
-    return arith::MinSIOp::create(b, loc, indexConst(b, loc, tile), left)
-        .getResult();
-  }
-};
 
 /// Tiles of `tile` along an extent `extent` (dynamic or not) whose tiles
 /// start at multiples of `tile` below `bound` (a multiple of `tile`, or the
@@ -80,48 +80,6 @@ TileExtent chooseExtent(int64_t extent, int64_t tile, int64_t bound = 0) {
   bool divides = extent % tile == 0 && (bound == 0 || bound % tile == 0);
   return {tile, divides};
 }
-
-/// The loop-invariant pieces of one attention.
-struct Problem {
-  /// Mutable: ODS accessors are not const.
-  mutable AttentionOp op;
-  Value q, k, v;
-  Type elementType;
-  int64_t kvHeads, group, headDim, valueDim;
-  OpFoldResult batch, queries, keys;
-  Value queriesV, keysV;
-  /// Shift of default query positions (null: none or q_positions).
-  Value qShift;
-  /// [Hq] f32 slopes, or null.
-  Value slopes;
-  /// [Hq] f32 attention sinks, or null.
-  Value sinks;
-  bool rotateKeysInKernel;
-  /// Key tiles past the last query position of a block can be skipped.
-  bool skipFutureKeys;
-};
-
-/// The per-(batch, kv head, query tile) inputs of the key loop.
-struct QueryBlock {
-  Value batch, head, start;
-  OpFoldResult rows;
-  /// [G, rows, D] f32, rotated when RoPE applies.
-  Value q;
-  /// [rows] positions (i64-like), or null for `index + qOffset`.
-  Value positions;
-  Value qOffset;
-  /// [G] f32 slopes of the block's heads, or null.
-  Value slopes;
-  /// [G] f32 sinks of the block's heads when its key loop counts them (not
-  /// in a key chunk: the combine does), or null.
-  Value sinks;
-};
-
-/// The running state of the online softmax: max and sum [G, rows], the
-/// unnormalized output [G, rows, Dv].
-struct SoftmaxState {
-  Value max, sum, acc;
-};
 
 /// Positions `[S]` or `[B, S]` sliced to the `rows` tokens from `start` of
 /// batch `batch`: `[rows]`, or `[1, rows]` from `[B, S]` with `keepBatch`
@@ -347,6 +305,33 @@ SoftmaxState emitSoftmaxStep(OpBuilder &b, Location loc, Value logits,
   return {max, sum, acc};
 }
 
+} // namespace
+
+KeyTile flash::sliceKeyTile(OpBuilder &b, Location loc, const Problem &p,
+                            const QueryBlock &block, Value start,
+                            Value keyLimit, TileExtent keyTile, Value keys) {
+  KeyTile tile;
+  tile.rows = keyTile.size(b, loc, start, keyLimit);
+  tile.keys =
+      sliceHeads(b, loc, keys, block.batch, block.head, 1, start, tile.rows);
+  Value kPositionsAll = p.op.getKPositions();
+  if (p.rotateKeysInKernel) {
+    Value positions = kPositionsAll
+                          ? slicePositions(b, loc, kPositionsAll, block.batch,
+                                           start, tile.rows, /*keepBatch=*/true)
+                          : Value();
+    tile.keys = rotateTile(b, loc, p, tile.keys, positions, start);
+  }
+  tile.values =
+      sliceHeads(b, loc, p.v, block.batch, block.head, 1, start, tile.rows);
+  if (kPositionsAll)
+    tile.positions =
+        slicePositions(b, loc, kPositionsAll, block.batch, start, tile.rows);
+  return tile;
+}
+
+namespace {
+
 /// The online softmax over the key tiles [begin, end) of a query block
 /// (keys are read up to `keyLimit`).
 SoftmaxState emitKeyLoop(OpBuilder &b, Location loc, const Problem &p,
@@ -367,40 +352,24 @@ SoftmaxState emitKeyLoop(OpBuilder &b, Location loc, const Problem &p,
     init.sum = filled(b, loc, rowSizes, f32Const(b, loc, 0.0f));
   }
   init.acc = filled(b, loc, accSizes, f32Const(b, loc, 0.0f));
-  Value kPositionsAll = p.op.getKPositions();
   auto loop = scf::ForOp::create(
       b, loc, begin, end, indexConst(b, loc, keyTile.tile),
       ValueRange{init.max, init.sum, init.acc},
       [&](OpBuilder &nb, Location nloc, Value start, ValueRange iterArgs) {
-        OpFoldResult rows = keyTile.size(nb, nloc, start, keyLimit);
-        Value kTile = sliceHeads(nb, nloc, rotatedK, block.batch, block.head, 1,
-                                 start, rows);
-        if (p.rotateKeysInKernel) {
-          Value positions = kPositionsAll
-                                ? slicePositions(nb, nloc, kPositionsAll,
-                                                 block.batch, start, rows,
-                                                 /*keepBatch=*/true)
-                                : Value();
-          kTile = rotateTile(nb, nloc, p, kTile, positions, start);
-        }
-        Value vTile =
-            sliceHeads(nb, nloc, p.v, block.batch, block.head, 1, start, rows);
-        auto square = [&](Value tile) {
+        KeyTile tile = sliceKeyTile(nb, nloc, p, block, start, keyLimit,
+                                    keyTile, rotatedK);
+        auto square = [&](Value x) {
           // [1, 1, n, D] -> [n, D]
           return tensor::CollapseShapeOp::create(
-              nb, nloc, tile, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+              nb, nloc, x, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
         };
         Value scores = emitTileScores(
-            nb, nloc, block.q, emitPackedKeys(nb, nloc, square(kTile)),
-            {nb.getIndexAttr(p.group), block.rows, rows});
-        Value kPositions = kPositionsAll
-                               ? slicePositions(nb, nloc, kPositionsAll,
-                                                block.batch, start, rows)
-                               : Value();
+            nb, nloc, block.q, emitPackedKeys(nb, nloc, square(tile.keys)),
+            {nb.getIndexAttr(p.group), block.rows, tile.rows});
         Value logits =
-            emitTileLogits(nb, nloc, p, block, scores, kPositions, start);
+            emitTileLogits(nb, nloc, p, block, scores, tile.positions, start);
         SoftmaxState next = emitSoftmaxStep(
-            nb, nloc, logits, square(vTile),
+            nb, nloc, logits, square(tile.values),
             SoftmaxState{iterArgs[0], iterArgs[1], iterArgs[2]});
         scf::YieldOp::create(nb, nloc,
                              ValueRange{next.max, next.sum, next.acc});
@@ -528,7 +497,7 @@ Value emitCombine(OpBuilder &b, Location loc, const Problem &p, Value maxes,
 constexpr int64_t kMaxDecodeChunks = 16;
 
 struct FlashOptions {
-  int64_t queryTile, keyTile, decodeRows, decodeChunk;
+  int64_t queryTile, keyTile, decodeRows, decodeChunk, vectorWidth;
   bool prerotateKeys;
 };
 
@@ -589,23 +558,33 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
         IntegerAttr(), DenseI64ArrayAttr(), MRopeLayoutAttr());
   }
 
-  // Split the keys when a kv head has few query rows (decode).
+  // Few query rows per kv head (decode): split the keys, and with
+  // vector-width, the dot-product key loop for blocks of static rows.
   int64_t sq = qType.getDimSize(2), sk = kType.getDimSize(2);
-  bool splitKeys = !ShapedType::isDynamic(sq) &&
-                   p.group * sq <= options.decodeRows &&
-                   (ShapedType::isDynamic(sk) || sk > options.decodeChunk);
+  bool fewRows =
+      !ShapedType::isDynamic(sq) && p.group * sq <= options.decodeRows;
+  bool splitKeys =
+      fewRows && (ShapedType::isDynamic(sk) || sk > options.decodeChunk);
+  TileExtent queryTile = chooseExtent(sq, options.queryTile);
+  int64_t lanes =
+      fewRows && queryTile.full
+          ? chooseDotLanes(options.vectorWidth, p.headDim, p.valueDim)
+          : 0;
+  int64_t keyTileSize =
+      lanes ? chooseDotKeyTile(lanes, options.keyTile, p.group * queryTile.tile,
+                               p.headDim, p.valueDim)
+            : options.keyTile;
   // At most kMaxDecodeChunks chunks of a static Sk: enough work items for
   // the threads, and the combine (a reduction over chunks, unrolled when
   // vectorized) stays small; LLVM took 14 s on 64 chunks.
   int64_t chunk = options.decodeChunk;
   if (splitKeys && !ShapedType::isDynamic(sk)) {
     int64_t spread = llvm::divideCeil(sk, kMaxDecodeChunks);
-    spread = llvm::divideCeil(spread, options.keyTile) * options.keyTile;
+    spread = llvm::divideCeil(spread, keyTileSize) * keyTileSize;
     chunk = std::max(chunk, spread);
   }
-  TileExtent queryTile = chooseExtent(sq, options.queryTile);
   TileExtent keyTile =
-      chooseExtent(sk, std::min(options.keyTile, chunk), splitKeys ? chunk : 0);
+      chooseExtent(sk, std::min(keyTileSize, chunk), splitKeys ? chunk : 0);
 
   OpFoldResult one = rewriter.getIndexAttr(1), zero = rewriter.getIndexAttr(0);
   OpFoldResult hkv = rewriter.getIndexAttr(p.kvHeads);
@@ -698,8 +677,12 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
       Value visible = arith::AddIOp::create(rewriter, loc, block.qOffset, rows);
       end = arith::MinSIOp::create(rewriter, loc, end, visible);
     }
-    SoftmaxState state = emitKeyLoop(rewriter, loc, p, block, begin, end, limit,
-                                     keyTile, keysForTiles);
+    SoftmaxState state =
+        lanes
+            ? emitDotKeyLoop(rewriter, loc, p, block, begin, end, limit,
+                             keyTile, keysForTiles, lanes, options.vectorWidth)
+            : emitKeyLoop(rewriter, loc, p, block, begin, end, limit, keyTile,
+                          keysForTiles);
     if (splitKeys) {
       insertBlockTile(rewriter, loc, forall, state.max, shared[0], block,
                       ivs[3]);
@@ -732,14 +715,15 @@ struct PosEncTileAttentionPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (queryTile <= 0 || keyTile <= 0 || decodeChunk <= 0 || decodeRows < 0) {
+    if (queryTile <= 0 || keyTile <= 0 || decodeChunk <= 0 || decodeRows < 0 ||
+        vectorWidth < 0) {
       getOperation()->emitError(
           "posenc-tile-attention: query-tile, key-tile and decode-chunk must "
-          "be positive, decode-rows non-negative");
+          "be positive, decode-rows and vector-width non-negative");
       return signalPassFailure();
     }
-    FlashOptions options{queryTile, keyTile, decodeRows, decodeChunk,
-                         prerotateKeys};
+    FlashOptions options{queryTile,   keyTile,     decodeRows,
+                         decodeChunk, vectorWidth, prerotateKeys};
     SmallVector<AttentionOp> ops;
     getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());

@@ -5,13 +5,20 @@
 // RUN: not posenc-opt %s --pass-pipeline="builtin.module(func.func(posenc-tile-attention{key-tile=-3}))" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPT
 // RUN: not posenc-opt %s --pass-pipeline="builtin.module(posenc-tile-attention{decode-chunk=0})" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPT
 // RUN: not posenc-opt %s --pass-pipeline="builtin.module(posenc-tile-attention{decode-rows=-1})" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: not posenc-opt %s --pass-pipeline="builtin.module(posenc-tile-attention{vector-width=-16})" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPT
+// RUN: posenc-opt %s --split-input-file --posenc-tile-attention="query-tile=64 key-tile=64 vector-width=16" | FileCheck %s --check-prefix=DOT
+// RUN: posenc-opt %s --split-input-file --posenc-tile-attention="query-tile=64 key-tile=64 vector-width=2" | FileCheck %s --check-prefix=NARROW
 
 // posenc-tile-attention: posenc.attention -> one flash-attention loop nest on
 // tensors. Only the structure of the IR is checked here; the numerics are
 // checked by execution (test/Differential draws the tile sizes).
 
 // Bad options: one error, and the pass fails.
-// BADOPT: error: posenc-tile-attention: query-tile, key-tile and decode-chunk must be positive, decode-rows non-negative
+// BADOPT: error: posenc-tile-attention: query-tile, key-tile and decode-chunk must be positive, decode-rows and vector-width non-negative
+
+// DOT (vector-width=16): few-row blocks (G * Sq <= decode-rows) run the
+// dot-product key loop, in vector ops; other blocks keep the tile ops, K pack
+// included. NARROW (vector-width=2): fewer than 4 lanes is no dot form.
 
 // NOFULL (every function, from its label to the next): no tensor with both
 // sequence extents (the scores are [G, query tile, key tile]) and no
@@ -88,6 +95,14 @@
 // prerotate-keys: K is rotated once, whole, before the forall; the key loop
 // reads tiles of the rotated K and rotates nothing; Q is still rotated per
 // block.
+// A prefill block (G * Sq = 1024 rows) keeps the tile ops with
+// vector-width: the K tile is still packed transposed for the micro-kernel.
+// DOT-LABEL: func.func @causal_gqa_rope
+// DOT: scf.for
+// DOT: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<64x64xf32>) outs(%{{.+}} : tensor<64x64xf32>)
+// DOT-NOT: vector.
+// DOT: scf.yield
+
 // PREROT-LABEL: func.func @causal_gqa_rope
 // PREROT-SAME: %[[Q:[^:]+]]: tensor<1x8x256x64xf32>, %[[K:[^:]+]]: tensor<1x2x256x64xf32>
 // PREROT: %[[KROT:.+]] = posenc.rotary %[[K]] half_split dim 64 inv_freq(%{{.+}} : tensor<32xf32>) : tensor<1x2x256x64xf32>
@@ -141,6 +156,72 @@ func.func @causal_gqa_rope(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32
 // CHECK: arith.divf
 // CHECK: %[[RES:.+]] = tensor.collapse_shape %[[O]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x4x1x64xf32> into tensor<1x8x1x64xf32>
 // CHECK: return %[[RES]]
+// The same decode block in the dot-product form (vector-width=16: 16 lanes,
+// 4 chunks of D = 64; key steps of 64 keys, 4 groups of 16):
+// - the key loop carries, per row, the running max (f32) and per-lane sums
+//   (vector<16xf32>), and buffers: the accumulator [4, 64], the step's scores
+//   then probabilities [4, 64] and a key group's lane partials [4, 16, 16];
+// - no linalg op runs in the key loop: no transposed K pack, no [rows, keys]
+//   tile generics;
+// - scores: each row of the (rotated) key tile is read in place, 16 channels
+//   at a time, each chunk feeding one FMA per query row of the block
+//   ([4, 64], G x Sq rows); the lane partials of 16 keys are summed by a
+//   transposing tree of shuffles (first level: the two 8-lane halves);
+// - the softmax: a horizontal max per row and step, exp, the running sum
+//   kept per lane; P.V reads V rows in place, a probability broadcast per
+//   row; the per-lane sums are reduced once per block, reassociably.
+// DOT-LABEL: func.func @decode_split_keys
+// DOT-SAME: %[[Q:[^:]+]]: tensor<1x8x1x64xf32>, %[[K:[^:]+]]: tensor<1x2x4096x64xf32>, %[[V:[^:]+]]: tensor<1x2x4096x64xf32>
+// DOT: scf.forall
+// DOT: posenc.rotary %{{.+}} : tensor<1x4x1x64xf32>
+// DOT: %[[QB:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1], [2]] : tensor<4x1x64xf32> into tensor<4x64xf32>
+// DOT: scf.for %[[KS:[^ ]+]] = %{{.+}} iter_args({{.+}}) -> (f32, f32, f32, f32, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x16x16xf32>)
+// DOT-NOT: linalg.
+// DOT: %[[KT:.+]] = posenc.rotary %{{.+}} offset(%[[KS]] : index) : tensor<1x1x64x64xf32>
+// DOT-NOT: linalg.
+// DOT: %[[VT:.+]] = tensor.extract_slice %[[V]][%{{.+}}, %{{.+}}, %[[KS]], 0] [1, 1, 64, 64]
+// DOT-NOT: linalg.
+// DOT: scf.for %[[G0:[^ ]+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args({{.+}}) -> (tensor<4x64xf32>, tensor<4x16x16xf32>)
+// DOT-NOT: linalg.
+// DOT: scf.for %[[J:[^ ]+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[PART:[^ ]+]] = %{{.+}}) -> (tensor<4x16x16xf32>)
+// DOT-NOT: linalg.
+// DOT: %[[KROW:.+]] = arith.addi %[[G0]], %[[J]] : index
+// DOT-NOT: linalg.
+// DOT: %[[K0:.+]] = vector.transfer_read %[[KT]][%{{.+}}, %{{.+}}, %[[KROW]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<1x1x64x64xf32>, vector<16xf32>
+// DOT-NOT: linalg.
+// DOT: %[[Q0:.+]] = vector.transfer_read %[[QB]][%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<4x64xf32>, vector<16xf32>
+// DOT: %[[P0:.+]] = arith.mulf %[[Q0]], %[[K0]] : vector<16xf32>
+// DOT: %[[K1:.+]] = vector.transfer_read %[[KT]][%{{.+}}, %{{.+}}, %[[KROW]], %{{.+}}]
+// DOT: %[[Q1:.+]] = vector.transfer_read %[[QB]]
+// DOT: vector.fma %[[Q1]], %[[K1]], %[[P0]] : vector<16xf32>
+// DOT-NOT: linalg.
+// DOT: vector.transfer_write %{{.+}}, %[[PART]][%{{.+}}, %[[J]], %{{.+}}] {in_bounds = [true]} : vector<16xf32>, tensor<4x16x16xf32>
+// DOT-NOT: linalg.
+// DOT: vector.shuffle %{{.+}}, %{{.+}} [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23] : vector<16xf32>, vector<16xf32>
+// DOT-NOT: linalg.
+// DOT: arith.cmpi sgt, %{{.+}}, %{{.+}} : vector<16xi64>
+// DOT-NOT: linalg.
+// DOT: vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %[[G0]]] {in_bounds = [true]} : vector<16xf32>, tensor<4x64xf32>
+// DOT-NOT: linalg.
+// DOT: vector.reduction <maximumf>, %{{.+}} : vector<16xf32> into f32
+// DOT-NOT: linalg.
+// DOT: math.exp %{{.+}} : vector<16xf32>
+// DOT-NOT: linalg.
+// DOT: vector.transfer_read %[[VT]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<1x1x64x64xf32>, vector<16xf32>
+// DOT-NOT: linalg.
+// DOT: %[[W:.+]] = vector.broadcast %{{.+}} : f32 to vector<16xf32>
+// DOT: vector.fma %[[W]], %{{.+}}, %{{.+}} : vector<16xf32>
+// DOT-NOT: linalg.
+// DOT: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
+// DOT-NOT: linalg.
+// DOT: tensor.from_elements
+// DOT-NOT: linalg.
+// DOT: scf.forall.in_parallel
+// NARROW-LABEL: func.func @decode_split_keys
+// NARROW-NOT: vector.
+// NARROW: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<64x64xf32>) outs(%{{.+}} : tensor<64x64xf32>)
+// NARROW-NOT: vector.
+// NARROW: return
 func.func @decode_split_keys(%q: tensor<1x8x1x64xf32>, %k: tensor<1x2x4096x64xf32>, %v: tensor<1x2x4096x64xf32>, %f: tensor<32xf32>) -> tensor<1x8x1x64xf32> {
   %o = posenc.attention %q, %k, %v causal rope(<layout = half_split, rotary_dim = 64>, %f : tensor<32xf32>) : tensor<1x8x1x64xf32>, tensor<1x2x4096x64xf32>, tensor<1x2x4096x64xf32> -> tensor<1x8x1x64xf32>
   return %o : tensor<1x8x1x64xf32>
@@ -274,7 +355,62 @@ func.func @sinks_prefill(%q: tensor<1x8x128x64xf32>, %k: tensor<1x2x128x64xf32>,
 // CHECK: %[[A:.+]] = linalg.generic {{.*}} ins(%[[R]]#2, %[[R]]#0, %[[M]] :
 // CHECK: linalg.generic {{.*}} ins(%[[A]], %[[L]] : tensor<1x2x4x1x64xf32>, tensor<1x2x4x1xf32>)
 // CHECK: arith.divf
+// DOT-LABEL: func.func @sinks_decode_split_keys
+// DOT-SAME: %[[S:[^:]+]]: tensor<8xf32>)
+// DOT: %[[R:.+]]:3 = scf.forall
+// DOT-NOT: %[[S]]{{[^0-9]}}
+// DOT: scf.for {{.+}} -> (f32, f32, f32, f32, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x16x16xf32>)
+// DOT-NOT: %[[S]]{{[^0-9]}}
+// DOT: scf.forall.in_parallel
+// DOT: %[[GS:.+]] = tensor.expand_shape %[[S]]
 func.func @sinks_decode_split_keys(%q: tensor<1x8x1x64xf32>, %k: tensor<1x2x4096x64xf32>, %v: tensor<1x2x4096x64xf32>, %s: tensor<8xf32>) -> tensor<1x8x1x64xf32> {
   %o = posenc.attention %q, %k, %v causal sinks(%s : tensor<8xf32>) : tensor<1x8x1x64xf32>, tensor<1x2x4096x64xf32>, tensor<1x2x4096x64xf32> -> tensor<1x8x1x64xf32>
   return %o : tensor<1x8x1x64xf32>
+}
+
+// -----
+
+// Few rows, one key loop per block (Sk = 100 <= decode-chunk: no split), in
+// the dot-product form with sinks, ALiBi, explicit key positions and bf16:
+// - the loop starts from the sink: max = sink, sum = exp(sink - sink) in lane
+//   0 of the per-lane sums;
+// - the last 64-key step is partial (36 keys): it reads its last key row
+//   again for the keys it lacks (row index min(j, rows - 1)) and masks those
+//   lanes (lane >= rows) to -inf;
+// - K rows are read as bf16 and widened; key positions are read 16 at a
+//   time (not in bounds past the tile) and sign-extended; the ALiBi bias
+//   -m |q - k| and the causal mask are formed on them per lane.
+// DOT-LABEL: func.func @decode_sinks_alibi_positions
+// DOT-SAME: %[[P:[^:]+]]: tensor<100xi32>, %[[S:[^:]+]]: tensor<8xf32>)
+// DOT: scf.forall
+// DOT: %[[BS:.+]] = tensor.extract_slice %[[S]][%{{.+}}] [4] [1] : tensor<8xf32> to tensor<4xf32>
+// DOT: %[[S0:.+]] = tensor.extract %[[BS]][%{{.+}}] : tensor<4xf32>
+// DOT: arith.cmpf oeq, %[[S0]], %{{.+}} : f32
+// DOT: %[[E0:.+]] = arith.select
+// DOT: %[[L0:.+]] = vector.insert %[[E0]], %{{.+}} [0] : f32 into vector<16xf32>
+// DOT: scf.for %[[KS:[^ ]+]] = %{{.+}} iter_args(%{{[^ ]+}} = %[[S0]], {{.+}}, %{{[^ ]+}} = %[[L0]], {{.+}}) -> (f32, f32, f32, f32, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x16x16xf32>)
+// DOT: %[[ROWS:.+]] = arith.minsi %{{.+}}, %{{.+}} : index
+// DOT: %[[KP:.+]] = tensor.extract_slice %[[P]][%[[KS]]] [%[[ROWS]]] [1] : tensor<100xi32> to tensor<?xi32>
+// DOT: %[[LAST:.+]] = arith.subi %[[ROWS]], %{{.+}} : index
+// DOT: scf.for
+// DOT: %[[ROW:.+]] = arith.minsi %{{.+}}, %[[LAST]] : index
+// DOT: %[[KB:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %[[ROW]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<1x1x?x64xbf16>, vector<16xbf16>
+// DOT: arith.extf %[[KB]] : vector<16xbf16> to vector<16xf32>
+// DOT: %[[KPV:.+]] = vector.transfer_read %[[KP]][%{{.+}}], %{{.+}} : tensor<?xi32>, vector<16xi32>
+// DOT: %[[KPOS:.+]] = arith.extsi %[[KPV]] : vector<16xi32> to vector<16xi64>
+// DOT: %[[MISSING:.+]] = arith.cmpi sge, %{{.+}}, %{{.+}} : vector<16xi64>
+// DOT: scf.for
+// DOT: arith.subi %{{.+}}, %[[KPOS]] : vector<16xi64>
+// DOT: arith.sitofp %{{.+}} : vector<16xi64> to vector<16xf32>
+// DOT: arith.negf
+// DOT: arith.cmpi sgt, %[[KPOS]], %{{.+}} : vector<16xi64>
+// DOT: arith.select %[[MISSING]], %{{.+}}, %{{.+}} : vector<16xi1>, vector<16xf32>
+// DOT: scf.yield
+// DOT: tensor.from_elements
+// DOT: arith.divf
+// DOT: arith.truncf %{{.+}} : f32 to bf16
+// DOT: scf.forall.in_parallel
+func.func @decode_sinks_alibi_positions(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x100x64xbf16>, %v: tensor<1x2x100x64xbf16>, %p: tensor<100xi32>, %s: tensor<8xf32>) -> tensor<1x8x1x64xbf16> {
+  %o = posenc.attention %q, %k, %v causal alibi(<num_heads = 8>) k_positions(%p : tensor<100xi32>) sinks(%s : tensor<8xf32>) : tensor<1x8x1x64xbf16>, tensor<1x2x100x64xbf16>, tensor<1x2x100x64xbf16> -> tensor<1x8x1x64xbf16>
+  return %o : tensor<1x8x1x64xbf16>
 }

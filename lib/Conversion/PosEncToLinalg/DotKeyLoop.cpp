@@ -1,0 +1,583 @@
+//===- DotKeyLoop.cpp - the key loop of few-row attention blocks ----------===//
+//
+// A block of few query rows (decode: the G heads of a kv head times one or a
+// few tokens) uses each key once per row, so packing every K tile transposed
+// for an outer-product micro-kernel, and running the softmax as row
+// reductions over [rows, keys] tiles, cost several times what streaming the
+// K/V bytes does. This key loop is written in vector ops of `lanes` lanes:
+//
+// - Scores as dot products over the head dim: a K row is read in place, a
+//   chunk of `lanes` channels at a time, and each chunk feeds one FMA per
+//   query row. The lane partials of a group of `lanes` keys are summed by a
+//   transposing tree (two shuffles and an add halve the lanes per key), so
+//   lane j of the result is key j's score: no horizontal sum per key.
+// - The online softmax on those key vectors: the tile max (one horizontal max
+//   per row and step), exp, the running sum kept per lane (summed once per
+//   block), the accumulator rescaled.
+// - P.V streams V rows: each chunk of a V row feeds one FMA per query row.
+//
+// Numerics (f32): a score sums, per lane, the head-dim chunks with FMAs,
+// then the lanes pairwise; the running sum adds each lane's keys in order
+// and the lanes pairwise at the end; the linalg form sums both in one
+// sequential order. Both are f32 sums of the same terms, error
+// O(log2(lanes) + D / lanes) ulps of the sum of |terms| for a score (the
+// sequential order: O(D)).
+//
+//===----------------------------------------------------------------------===//
+
+#include "FlashAttention.h"
+#include "LoweringUtils.h"
+
+#include "posenc/IR/PosEncNumerics.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include "llvm/ADT/bit.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::posenc;
+using namespace mlir::posenc::flash;
+
+namespace {
+
+/// QK^T FMAs of one key step of the dot-product loop (its scores loop runs
+/// groups of `lanes` keys unrolled, rows * D FMAs each): bounds the step so
+/// that its scores buffer stays small and LLVM compiles it quickly.
+constexpr int64_t kDotStepFMAs = 2048;
+
+/// Logit vectors of one step (rows x key groups): the softmax update runs
+/// over them unrolled.
+constexpr int64_t kDotStepVectors = 64;
+
+/// Fewest lanes worth the dot-product form: narrower vectors (a head dim
+/// that only 1 or 2 divide) make its transposing reduction and unrolled
+/// update cost more than the tile ops, and LLVM took minutes on them.
+constexpr int64_t kDotMinLanes = 4;
+
+/// Vector registers of a host whose registers hold `vectorWidth` f32 lanes:
+/// 32 with AVX-512's 16 lanes, 16 with AVX2's 8 (and narrower).
+int64_t vectorRegisters(int64_t vectorWidth) {
+  return vectorWidth >= 16 ? 32 : 16;
+}
+
+/// An entry of a transposing reduction in progress: a vector whose lanes are
+/// `lanes >> level` lane sums of each of `1 << level` keys.
+struct Partial {
+  Value value;
+  int64_t level;
+};
+
+/// The order in which to feed keys to the transposing reduction (see
+/// DotKernel::push) so that lane j of its result is the sum of key j: key
+/// `feed[t]` goes t-th. The reduction interleaves its operands' segments, so
+/// its result lanes come out in a permuted order; simulated here on labels.
+SmallVector<int64_t> transposingFeedOrder(int64_t lanes) {
+  SmallVector<std::pair<SmallVector<int64_t>, int64_t>> stack;
+  for (int64_t t = 0; t < lanes; ++t) {
+    SmallVector<int64_t> labels{t};
+    int64_t level = 0;
+    while (!stack.empty() && stack.back().second == level) {
+      SmallVector<int64_t> x = stack.pop_back_val().first;
+      SmallVector<int64_t> merged;
+      for (auto [a, b] : llvm::zip_equal(x, labels))
+        merged.append({a, b});
+      labels = std::move(merged);
+      ++level;
+    }
+    stack.push_back({std::move(labels), level});
+  }
+  SmallVector<int64_t> feed(lanes);
+  for (auto [lane, leaf] : llvm::enumerate(stack.front().first))
+    feed[leaf] = lane;
+  return feed;
+}
+
+/// The largest divisor of `n` that is at most `bound` (at least 1).
+int64_t largestDivisor(int64_t n, int64_t bound) {
+  for (int64_t d = std::clamp<int64_t>(bound, 1, n); d > 1; --d)
+    if (n % d == 0)
+      return d;
+  return 1;
+}
+
+/// The online-softmax state of a block carried by the key loop: per row the
+/// max (f32) and per-lane sums (vector), and buffers: the accumulator
+/// [rows, Dv], the scores, then probabilities, of a step [rows, keys], and
+/// the lane partials of a key group's scores [rows, lanes, lanes].
+struct LoopState {
+  SmallVector<Value> max, sum;
+  Value acc, scores, partials;
+};
+
+class DotKernel {
+public:
+  DotKernel(OpBuilder &b, Location loc, const Problem &p,
+            const QueryBlock &block, TileExtent keyTile, int64_t lanes,
+            int64_t vectorWidth)
+      : b(b), loc(loc), p(p), block(block), keyTile(keyTile), lanes(lanes),
+        vectorWidth(vectorWidth), rowsPerHead(*getConstantIntValue(block.rows)),
+        rows(p.group * rowsPerHead), chunks(p.headDim / lanes),
+        valueChunks(p.valueDim / lanes),
+        groups(llvm::divideCeil(keyTile.tile, lanes)),
+        exact(keyTile.full && keyTile.tile % lanes == 0),
+        laneType(VectorType::get({lanes}, b.getF32Type())),
+        feed(transposingFeedOrder(lanes)) {}
+
+  SoftmaxState emit(Value begin, Value end, Value keyLimit, Value keys);
+
+private:
+  Value index(int64_t v) { return indexConst(b, loc, v); }
+  Value add(Value x, Value y) {
+    return b.createOrFold<arith::AddIOp>(loc, x, y);
+  }
+  Value constF32(float v) {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(laneType, b.getF32FloatAttr(v)));
+  }
+  Value negInf() {
+    return arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(
+            laneType, b.getFloatAttr(b.getF32Type(),
+                                     APFloat::getInf(APFloat::IEEEsingle(),
+                                                     /*Negative=*/true))));
+  }
+  /// [0, lanes) as i64 lanes.
+  Value laneIndices() {
+    auto type = VectorType::get({lanes}, b.getI64Type());
+    SmallVector<int64_t> values(lanes);
+    std::iota(values.begin(), values.end(), 0);
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, ArrayRef<int64_t>(values)));
+  }
+  Value splat(Value scalar) {
+    return vector::BroadcastOp::create(
+        b, loc, VectorType::get({lanes}, scalar.getType()), scalar);
+  }
+  /// `lanes` elements of `x` from `indices` (the last one along the lanes),
+  /// converted to f32.
+  Value read(Value x, ValueRange indices);
+  Value write(Value vector, Value x, ValueRange indices) {
+    return vector::TransferWriteOp::create(b, loc, vector, x, indices,
+                                           ArrayRef<bool>{true})
+        .getResult();
+  }
+  /// Row `key` of the step's key tile (the last row for keys past a partial
+  /// tile's end, which are masked).
+  Value tileRow(Value key) {
+    return lastRow ? b.createOrFold<arith::MinSIOp>(loc, key, lastRow) : key;
+  }
+  /// Query row `r`'s position (i64) and ALiBi slope.
+  Value rowPosition(Value r);
+  Value rowSlope(Value r);
+  /// Pushes the lane partials of the next key (in feed order) into a row's
+  /// transposing reduction, combining equal levels.
+  void push(SmallVectorImpl<Partial> &stack, Value partial);
+
+  /// The logits of the key group from `key0` into `state.scores` (through
+  /// `state.partials`).
+  void emitScores(LoopState &state, Value key0);
+  /// The online softmax's update: logits -> probabilities in `scores`, new
+  /// max and sums, per-row rescale factors.
+  LoopState emitUpdate(const LoopState &state, SmallVectorImpl<Value> &alpha);
+  /// acc = acc * alpha + probabilities . V.
+  Value emitValues(Value acc, Value probs, ArrayRef<Value> alpha);
+  LoopState emitStep(Value keys, const LoopState &state);
+
+  OpBuilder &b;
+  Location loc;
+  const Problem &p;
+  const QueryBlock &block;
+  TileExtent keyTile;
+  int64_t lanes, vectorWidth, rowsPerHead, rows, chunks, valueChunks, groups;
+  bool exact;
+  VectorType laneType;
+  SmallVector<int64_t> feed;
+  /// The block's query rows [rows, D] (f32).
+  Value q;
+  /// Per step: its start, key limit and tile.
+  Value start, keyLimit, lastRow;
+  KeyTile tile;
+};
+
+Value DotKernel::read(Value x, ValueRange indices) {
+  Type element = cast<RankedTensorType>(x.getType()).getElementType();
+  Value vector = vector::TransferReadOp::create(
+      b, loc, VectorType::get({lanes}, element), x, indices,
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(element)),
+      ArrayRef<bool>{true});
+  if (element.isF32())
+    return vector;
+  return arith::ExtFOp::create(b, loc, laneType, vector);
+}
+
+Value DotKernel::rowPosition(Value r) {
+  Value i = b.createOrFold<arith::RemUIOp>(loc, r, index(rowsPerHead));
+  if (block.positions)
+    return toI64(b, loc, tensor::ExtractOp::create(b, loc, block.positions, i));
+  return toI64(b, loc, add(block.qOffset, i));
+}
+
+Value DotKernel::rowSlope(Value r) {
+  Value g = b.createOrFold<arith::DivUIOp>(loc, r, index(rowsPerHead));
+  return tensor::ExtractOp::create(b, loc, block.slopes, g);
+}
+
+void DotKernel::push(SmallVectorImpl<Partial> &stack, Value partial) {
+  int64_t level = 0;
+  while (!stack.empty() && stack.back().level == level) {
+    // x and y hold segments of `segment` lanes, one per key; the result
+    // holds each segment's two halves summed, x's and y's interleaved.
+    Value x = stack.pop_back_val().value;
+    int64_t segment = lanes >> level, half = segment / 2;
+    SmallVector<int64_t> low, high;
+    for (int64_t s = 0; s < lanes; s += segment) {
+      for (int64_t from : {int64_t(0), lanes})
+        for (int64_t k = 0; k < half; ++k)
+          low.push_back(from + s + k);
+      for (int64_t from : {int64_t(0), lanes})
+        for (int64_t k = 0; k < half; ++k)
+          high.push_back(from + s + half + k);
+    }
+    partial = arith::AddFOp::create(
+        b, loc, vector::ShuffleOp::create(b, loc, x, partial, low),
+        vector::ShuffleOp::create(b, loc, x, partial, high));
+    ++level;
+  }
+  stack.push_back({partial, level});
+}
+
+void DotKernel::emitScores(LoopState &state, Value key0) {
+  // Lane partials, one key at a time (an scf.for: unrolled, LLVM schedules
+  // the keys' independent FMA chains side by side and runs out of
+  // registers): each chunk of the key row feeds one FMA per query row.
+  Value zero = index(0);
+  auto keyLoop = scf::ForOp::create(b, loc, zero, index(lanes), index(1),
+                                    ValueRange{state.partials});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(keyLoop.getBody());
+    Value j = keyLoop.getInductionVar();
+    Value row = tileRow(add(key0, j));
+    // Chunk by chunk, so that a chunk of the key row is live only for its
+    // rows' FMAs (AVX2 holds a 128-channel row in all of its registers).
+    SmallVector<Value> dots(rows);
+    for (int64_t c = 0; c < chunks; ++c) {
+      Value k = read(tile.keys, {zero, zero, row, index(c * lanes)});
+      for (int64_t r = 0; r < rows; ++r) {
+        Value qc = read(q, {index(r), index(c * lanes)});
+        dots[r] = c == 0 ? arith::MulFOp::create(b, loc, qc, k).getResult()
+                         : vector::FMAOp::create(b, loc, qc, k, dots[r]);
+      }
+    }
+    Value partials = keyLoop.getRegionIterArgs()[0];
+    for (int64_t r = 0; r < rows; ++r)
+      partials = write(dots[r], partials, {index(r), j, zero});
+    scf::YieldOp::create(b, loc, partials);
+  }
+  state.partials = keyLoop.getResult(0);
+
+  // Key positions and tile-end mask of the group (shared by the rows).
+  bool causal = p.op.getCausal();
+  Value kPositions;
+  if (causal || block.slopes) {
+    if (tile.positions) {
+      Type element =
+          cast<RankedTensorType>(tile.positions.getType()).getElementType();
+      Value positions = vector::TransferReadOp::create(
+          b, loc, VectorType::get({lanes}, element), tile.positions,
+          ValueRange{key0},
+          arith::ConstantOp::create(b, loc, b.getZeroAttr(element)),
+          ArrayRef<bool>{exact});
+      auto i64 = VectorType::get({lanes}, b.getI64Type());
+      if (element.isIndex())
+        kPositions = arith::IndexCastOp::create(b, loc, i64, positions);
+      else if (element.getIntOrFloatBitWidth() < 64)
+        kPositions = arith::ExtSIOp::create(b, loc, i64, positions);
+      else
+        kPositions = positions;
+    } else {
+      kPositions = arith::AddIOp::create(
+          b, loc, splat(toI64(b, loc, add(start, key0))), laneIndices());
+    }
+  }
+  Value missing;
+  if (!exact)
+    missing = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::sge,
+        arith::AddIOp::create(b, loc, splat(toI64(b, loc, key0)),
+                              laneIndices()),
+        splat(toI64(b, loc, add(lastRow, index(1)))));
+  Value scale = constF32(static_cast<float>(p.op.getScaleOrDefault()));
+
+  // Per row (an scf.for, for the same reason): the transposing reduction of
+  // the group's partials, then the logits (scale, ALiBi, causal and
+  // tile-end masks).
+  auto rowLoop = scf::ForOp::create(b, loc, zero, index(rows), index(1),
+                                    ValueRange{state.scores});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(rowLoop.getBody());
+  Value r = rowLoop.getInductionVar();
+  SmallVector<Partial> stack;
+  for (int64_t t = 0; t < lanes; ++t)
+    push(stack, read(state.partials, {r, index(feed[t]), zero}));
+  Value logit = arith::MulFOp::create(b, loc, stack.front().value, scale);
+  Value qPosition = kPositions ? splat(rowPosition(r)) : Value();
+  if (block.slopes)
+    logit = arith::AddFOp::create(b, loc, logit,
+                                  emitAlibiBias(b, loc, splat(rowSlope(r)),
+                                                qPosition, kPositions,
+                                                p.op.getAlibiForm()));
+  if (causal)
+    logit = arith::SelectOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, kPositions,
+                              qPosition),
+        negInf(), logit);
+  if (missing)
+    logit = arith::SelectOp::create(b, loc, missing, negInf(), logit);
+  scf::YieldOp::create(b, loc,
+                       write(logit, rowLoop.getRegionIterArgs()[0], {r, key0}));
+  state.scores = rowLoop.getResult(0);
+}
+
+LoopState DotKernel::emitUpdate(const LoopState &state,
+                                SmallVectorImpl<Value> &alpha) {
+  // m' = max(m, tile max), alpha = exp(m - m'), p = exp(logits - m'),
+  // l' = l alpha + p (per lane).
+  // Every logit is read before the first probability overwrites the buffer
+  // (in place: a read after it would need a copy).
+  SmallVector<SmallVector<Value>> rowLogits(rows);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t g = 0; g < groups; ++g)
+      rowLogits[r].push_back(read(state.scores, {index(r), index(g * lanes)}));
+  LoopState next = state;
+  next.max.clear();
+  next.sum.clear();
+  for (int64_t r = 0; r < rows; ++r) {
+    ArrayRef<Value> logits = rowLogits[r];
+    Value tileMax = logits[0];
+    for (Value logit : logits.drop_front())
+      tileMax = arith::MaximumFOp::create(b, loc, tileMax, logit);
+    Value max = arith::MaximumFOp::create(
+        b, loc, state.max[r],
+        vector::ReductionOp::create(b, loc, vector::CombiningKind::MAXIMUMF,
+                                    tileMax));
+    alpha.push_back(splat(emitSafeExp(b, loc, state.max[r], max)));
+    Value masked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max,
+                                         f32NegInf(b, loc));
+    Value sum = arith::MulFOp::create(b, loc, state.sum[r], alpha.back());
+    for (auto [g, logit] : llvm::enumerate(logits)) {
+      Value e = math::ExpOp::create(
+          b, loc, arith::SubFOp::create(b, loc, logit, splat(max)));
+      Value prob = arith::SelectOp::create(b, loc, masked, constF32(0.0f), e);
+      sum = arith::AddFOp::create(b, loc, sum, prob);
+      next.scores = write(prob, next.scores,
+                          {index(r), index(static_cast<int64_t>(g) * lanes)});
+    }
+    next.max.push_back(max);
+    next.sum.push_back(sum);
+  }
+  return next;
+}
+
+Value DotKernel::emitValues(Value acc, Value probs, ArrayRef<Value> alpha) {
+  // Blocks of `width` value chunks: their rows x width accumulators stay in
+  // registers over the keys (an scf.for over key groups), each V row chunk
+  // feeds one FMA per row, each probability is a broadcast load. The
+  // accumulators take half the registers: the V chunks and broadcasts, the
+  // rest.
+  int64_t registersPerVector =
+      llvm::divideCeil(lanes, std::min<int64_t>(vectorWidth, 16));
+  int64_t accumulators = vectorRegisters(vectorWidth) / 2 / registersPerVector;
+  int64_t width =
+      largestDivisor(valueChunks, std::max<int64_t>(1, accumulators / rows));
+  auto columns = scf::ForOp::create(b, loc, index(0), index(valueChunks),
+                                    index(width), ValueRange{acc});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(columns.getBody());
+  Value chunk0 = columns.getInductionVar();
+  Value accBlock = columns.getRegionIterArgs()[0];
+  auto column = [&](int64_t c) {
+    return b.createOrFold<arith::MulIOp>(loc, add(chunk0, index(c)),
+                                         index(lanes));
+  };
+  SmallVector<Value> init;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < width; ++c)
+      init.push_back(arith::MulFOp::create(
+          b, loc, read(accBlock, {index(r), column(c)}), alpha[r]));
+  auto keyGroups = scf::ForOp::create(b, loc, index(0), index(groups * lanes),
+                                      index(lanes), init);
+  {
+    OpBuilder::InsertionGuard inner(b);
+    b.setInsertionPointToStart(keyGroups.getBody());
+    Value key0 = keyGroups.getInductionVar();
+    SmallVector<Value> sums(keyGroups.getRegionIterArgs());
+    Value zero = index(0);
+    for (int64_t j = 0; j < lanes; ++j) {
+      Value key = add(key0, index(j));
+      Value row = tileRow(key);
+      SmallVector<Value> v;
+      for (int64_t c = 0; c < width; ++c)
+        v.push_back(read(tile.values, {zero, zero, row, column(c)}));
+      for (int64_t r = 0; r < rows; ++r) {
+        Value weight = splat(tensor::ExtractOp::create(
+            b, loc, probs, ValueRange{index(r), key}));
+        for (int64_t c = 0; c < width; ++c)
+          sums[r * width + c] =
+              vector::FMAOp::create(b, loc, weight, v[c], sums[r * width + c]);
+      }
+    }
+    scf::YieldOp::create(b, loc, sums);
+  }
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < width; ++c)
+      accBlock = write(keyGroups.getResult(r * width + c), accBlock,
+                       {index(r), column(c)});
+  scf::YieldOp::create(b, loc, accBlock);
+  return columns.getResult(0);
+}
+
+LoopState DotKernel::emitStep(Value keys, const LoopState &state) {
+  tile = sliceKeyTile(b, loc, p, block, start, keyLimit, keyTile, keys);
+  lastRow = Value();
+  if (!exact)
+    lastRow = b.createOrFold<arith::SubIOp>(
+        loc, getValueOrCreateConstantIndexOp(b, loc, tile.rows), index(1));
+
+  // Scores of each key group.
+  auto keyGroups =
+      scf::ForOp::create(b, loc, index(0), index(groups * lanes), index(lanes),
+                         ValueRange{state.scores, state.partials});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(keyGroups.getBody());
+    LoopState group;
+    group.scores = keyGroups.getRegionIterArgs()[0];
+    group.partials = keyGroups.getRegionIterArgs()[1];
+    emitScores(group, keyGroups.getInductionVar());
+    scf::YieldOp::create(b, loc, ValueRange{group.scores, group.partials});
+  }
+  LoopState scored = state;
+  scored.scores = keyGroups.getResult(0);
+  scored.partials = keyGroups.getResult(1);
+
+  SmallVector<Value> alpha;
+  LoopState next = emitUpdate(scored, alpha);
+  next.acc = emitValues(next.acc, next.scores, alpha);
+  return next;
+}
+
+SoftmaxState DotKernel::emit(Value begin, Value end, Value limit, Value keys) {
+  // The block's query rows as [rows, D]; the state's buffers.
+  q = tensor::CollapseShapeOp::create(
+      b, loc, block.q, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  LoopState init;
+  for (int64_t r = 0; r < rows; ++r) {
+    // The sink column is seen first: max = sink, sum = exp(sink - sink) in
+    // lane 0.
+    Value sum = constF32(0.0f);
+    if (block.sinks) {
+      Value sink = castFloat(b, loc,
+                             tensor::ExtractOp::create(b, loc, block.sinks,
+                                                       index(r / rowsPerHead)),
+                             b.getF32Type());
+      init.max.push_back(sink);
+      sum = vector::InsertOp::create(b, loc, emitSafeExp(b, loc, sink, sink),
+                                     sum, 0);
+    } else {
+      init.max.push_back(f32NegInf(b, loc));
+    }
+    init.sum.push_back(sum);
+  }
+  init.acc = filled(b, loc, {b.getIndexAttr(rows), b.getIndexAttr(p.valueDim)},
+                    f32Const(b, loc, 0.0f));
+  init.scores = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{rows, groups * lanes}, b.getF32Type());
+  init.partials = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{rows, lanes, lanes}, b.getF32Type());
+
+  auto pack = [&](const LoopState &state) {
+    SmallVector<Value> values(state.max);
+    llvm::append_range(values, state.sum);
+    values.append({state.acc, state.scores, state.partials});
+    return values;
+  };
+  auto unpack = [&](ValueRange values) {
+    LoopState state;
+    state.max.assign(values.begin(), values.begin() + rows);
+    state.sum.assign(values.begin() + rows, values.begin() + 2 * rows);
+    state.acc = values[2 * rows];
+    state.scores = values[2 * rows + 1];
+    state.partials = values[2 * rows + 2];
+    return state;
+  };
+  auto loop =
+      scf::ForOp::create(b, loc, begin, end, index(keyTile.tile), pack(init));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    start = loop.getInductionVar();
+    keyLimit = limit;
+    scf::YieldOp::create(
+        b, loc, pack(emitStep(keys, unpack(loop.getRegionIterArgs()))));
+  }
+  LoopState last = unpack(loop.getResults());
+
+  SoftmaxState out;
+  auto rowType = RankedTensorType::get({p.group, rowsPerHead}, b.getF32Type());
+  SmallVector<Value> sums;
+  for (Value sum : last.sum)
+    sums.push_back(vector::ReductionOp::create(b, loc,
+                                               vector::CombiningKind::ADD, sum,
+                                               arith::FastMathFlags::reassoc));
+  out.max = tensor::FromElementsOp::create(b, loc, rowType, last.max);
+  out.sum = tensor::FromElementsOp::create(b, loc, rowType, sums);
+  out.acc = tensor::ExpandShapeOp::create(
+      b, loc,
+      RankedTensorType::get({p.group, rowsPerHead, p.valueDim}, b.getF32Type()),
+      last.acc, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  return out;
+}
+
+} // namespace
+
+int64_t flash::chooseDotLanes(int64_t vectorWidth, int64_t headDim,
+                              int64_t valueDim) {
+  if (vectorWidth <= 0)
+    return 0;
+  int64_t lanes = static_cast<int64_t>(llvm::bit_floor(
+      static_cast<uint64_t>(std::min<int64_t>(vectorWidth, 64))));
+  while (lanes > 1 && (headDim % lanes != 0 || valueDim % lanes != 0))
+    lanes /= 2;
+  return lanes >= kDotMinLanes ? lanes : 0;
+}
+
+int64_t flash::chooseDotKeyTile(int64_t lanes, int64_t keyTile, int64_t rows,
+                                int64_t headDim, int64_t valueDim) {
+  // A group of `lanes` keys takes rows * D FMAs for its scores (and
+  // rows * Dv for P.V).
+  int64_t maxGroups = std::max<int64_t>(
+      1, std::min(kDotStepFMAs / (rows * std::max(headDim, valueDim)),
+                  kDotStepVectors / rows));
+  int64_t groups =
+      std::clamp<int64_t>(llvm::divideCeil(keyTile, lanes), 1, maxGroups);
+  return groups * lanes;
+}
+
+SoftmaxState flash::emitDotKeyLoop(OpBuilder &b, Location loc, const Problem &p,
+                                   const QueryBlock &block, Value begin,
+                                   Value end, Value keyLimit,
+                                   TileExtent keyTile, Value keys,
+                                   int64_t lanes, int64_t vectorWidth) {
+  return DotKernel(b, loc, p, block, keyTile, lanes, vectorWidth)
+      .emit(begin, end, keyLimit, keys);
+}
