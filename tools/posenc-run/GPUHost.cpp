@@ -118,17 +118,27 @@ Error checkHostFunction(LLVM::LLVMFuncOp func) {
     if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
       for (Value operand : launch.getKernelOperands()) {
         bool reachesArgument = false;
-        Operation *stack = findSource(
-            operand, [](Operation *def) { return isa<LLVM::AllocaOp>(def); },
+        Operation *host = findSource(
+            operand,
+            [](Operation *def) {
+              return isa<LLVM::AllocaOp, LLVM::AddressOfOp>(def);
+            },
             reachesArgument);
-        if (!stack)
+        if (!host)
           continue;
-        error = llvm::createStringError(
-            "the lowered host code passes host stack memory ('llvm.alloca'" +
-            describeLocation(stack) + ") to kernel @" +
-            launch.getKernelName().getValue() +
-            ": a temporary promoted to the stack outside the kernels "
-            "(promote-buffers-to-stack) cannot be read on the GPU");
+        std::string kernel = launch.getKernelName().getValue().str();
+        if (auto global = dyn_cast<LLVM::AddressOfOp>(host))
+          error = llvm::createStringError(
+              "the lowered host code passes host global memory (@" +
+              global.getGlobalName() + describeLocation(host) +
+              ") to kernel @" + kernel +
+              ": kernels read their tables from their own module");
+        else
+          error = llvm::createStringError(
+              "the lowered host code passes host stack memory ('llvm.alloca'" +
+              describeLocation(host) + ") to kernel @" + kernel +
+              ": a temporary promoted to the stack outside the kernels "
+              "(promote-buffers-to-stack) cannot be read on the GPU");
         return WalkResult::interrupt();
       }
     }
