@@ -6,8 +6,10 @@ in the same run:
                of the f32 angle over full width, rotate_half by slice + concat,
                repeat_kv by broadcast, QK^T, scale, causal mask, softmax, PV).
   posenc-iree  the same block as posenc ops, lowered by
-               posenc-to-linalg-pipeline (posenc.attention is an unfused
-               reference decomposition), then IREE.
+               posenc-to-linalg-pipeline with its defaults (posenc.attention
+               above 2^22 scores, e.g. the default S=512 with 32 heads, is
+               the flash loop nest as scf.for; below, the reference
+               decomposition), then IREE.
   (optional)   --with-iree-attention-op: the HF RoPE with IREE's own fused
                iree_linalg_ext.attention (repeat_kv + additive causal mask).
 

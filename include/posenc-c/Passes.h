@@ -42,13 +42,16 @@ typedef struct MlirPosEncLoweringOptions {
   bool foldFrequencies;
   /// Run canonicalize and cse after lowering.
   bool cleanup;
-  /// Lower attention to the flash-attention loop nest (posenc-tile-attention)
-  /// rather than the reference decomposition.
+  /// Lower attention to the flash-attention loop nest (posenc-tile-attention,
+  /// its scf.forall rewritten into scf.for) rather than the reference
+  /// decomposition; attentions with fewer than 2^22 scores, or a dynamic
+  /// extent, keep the reference decomposition (the C++ options'
+  /// attention-min-scores).
   bool flashAttention;
 } MlirPosEncLoweringOptions;
 
-/// The defaults: anchor "func.func", folding and cleanup on, flash attention
-/// off.
+/// The defaults: anchor "func.func", folding, cleanup and flash attention
+/// on.
 MLIR_CAPI_EXPORTED MlirPosEncLoweringOptions
 mlirPosEncLoweringOptionsGetDefault(void);
 

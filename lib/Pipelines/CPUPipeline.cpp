@@ -104,6 +104,9 @@ void mlir::posenc::buildCPUPipeline(OpPassManager &pm,
   pm.addPass(createInlinerPass());
   PosEncLoweringOptions lowering;
   lowering.flashAttention = options.flashAttention;
+  // Every attention fused, its blocks on OpenMP threads.
+  lowering.attentionForallToFor = false;
+  lowering.attentionMinScores = 0;
   lowering.attentionQueryTile = options.attentionQueryTile;
   lowering.attentionKeyTile = options.attentionKeyTile;
   lowering.attentionPrerotateKeys = options.attentionPrerotateKeys;

@@ -130,7 +130,10 @@ void mlir::posenc::buildGPUPipeline(OpPassManager &pm,
   // take the linalg path.
   pm.addNestedPass<func::FuncOp>(
       createPosEncAttentionToGPU(options.getAttentionToGPUOptions()));
-  buildPosEncToLinalgPipeline(pm);
+  // No attention is left for the host's flash nest.
+  PosEncLoweringOptions lowering;
+  lowering.flashAttention = false;
+  buildPosEncToLinalgPipeline(pm, lowering);
   // Results computed in the caller's buffers before tiling, so that
   // posenc-tile-to-gpu sees (and keeps) the destinations of partial
   // results (a partial RoPE's rotated channels).

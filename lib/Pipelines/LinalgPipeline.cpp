@@ -24,6 +24,7 @@ void mlir::posenc::buildPosEncToLinalgPipeline(
     attention.queryTile = options.attentionQueryTile;
     attention.keyTile = options.attentionKeyTile;
     attention.prerotateKeys = options.attentionPrerotateKeys;
+    attention.minScores = options.attentionMinScores;
     attention.vectorWidth = options.attentionVectorWidth;
     nested.addPass(createPosEncTileAttention(attention));
   }
@@ -31,6 +32,17 @@ void mlir::posenc::buildPosEncToLinalgPipeline(
   if (options.cleanup) {
     nested.addPass(createCanonicalizerPass());
     nested.addPass(createCSEPass());
+  }
+  // After the cleanup, whose scf.forall patterns make the shared outputs
+  // static (their sizes are constants computed by the tiling); scf.for has
+  // no such pattern for results with several uses (decode's partial
+  // results), and IREE rejects the dynamic loop-carried tensors.
+  if (options.flashAttention && options.attentionForallToFor) {
+    nested.addPass(createPosEncForallToFor());
+    if (options.cleanup) {
+      nested.addPass(createCanonicalizerPass());
+      nested.addPass(createCSEPass());
+    }
   }
 }
 

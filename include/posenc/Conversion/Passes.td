@@ -83,7 +83,13 @@ def PosEncTileAttention : Pass<"posenc-tile-attention"> {
     Tiles are static when the extents are static and divisible by the tile
     sizes; otherwise the last tile is smaller (dynamic sizes). Attention ops
     with dynamic head counts or head dims are left unchanged (the reference
-    lowering of `convert-posenc-to-linalg` takes them).
+    lowering of `convert-posenc-to-linalg` takes them), and so are those
+    whose score matrix (B x Hq x Sq x Sk) is not known to have `min-scores`
+    elements (fewer, or an extent is dynamic) when `min-scores` is positive:
+    hosts that run the nest's loops on their host side
+    (posenc-to-linalg-pipeline for IREE) pay per block, small attentions
+    run faster unfused there, and IREE 3.13 rejects loop-carried tensors of
+    dynamic shape.
   }];
   let options = [
     Option<"queryTile", "query-tile", "int64_t", /*default=*/"64",
@@ -103,7 +109,11 @@ def PosEncTileAttention : Pass<"posenc-tile-attention"> {
            "widest power of two up to this dividing the head dims (at least "
            "4), its register blocks the register file (32 registers from 16 "
            "lanes up, else 16); 0: those blocks use linalg tile ops like the "
-           "others">
+           "others">,
+    Option<"minScores", "min-scores", "int64_t", /*default=*/"0",
+           "Leave attention ops whose score matrix (B x Hq x Sq x Sk) has "
+           "fewer elements, or a dynamic extent, to the reference lowering; "
+           "0: tile every op">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -39,24 +39,56 @@ struct PosEncLoweringOptions
       llvm::cl::desc("Fold static frequency tables before lowering"),
       llvm::cl::init(true)};
   /// Lower posenc.attention to the flash-attention loop nest
-  /// (`posenc-tile-attention`) instead of the reference decomposition. Off
-  /// for hosts by default: the loop nest is a top-level scf.forall, on which
-  /// iree-compile 3.13 crashes (docs/integration.md); posenc-cpu-pipeline
-  /// turns it on.
+  /// (`posenc-tile-attention`) instead of the reference decomposition (an
+  /// Sq x Sk score matrix). On by default: through IREE 3.13 the nest (as
+  /// scf.for, below) ran prefill 32/8 heads at S = 2048 in 0.56-0.62x the
+  /// time of the reference decomposition, with no score matrix
+  /// (docs/integration.md); small attentions keep the reference form
+  /// (attention-min-scores).
   PassOptions::Option<bool> flashAttention{
       *this, "flash-attention",
       llvm::cl::desc("Lower attention to a tiled online-softmax loop nest "
                      "(posenc-tile-attention); false: the reference "
                      "decomposition with an Sq x Sk score matrix"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
+  /// With flash-attention, rewrite the nest's scf.forall into nested
+  /// scf.for on tensors (`posenc-forall-to-for`): iree-compile 3.13 crashes
+  /// on a function-level scf.forall and runs scf.for on its host side, each
+  /// op of the body a dispatch. posenc-cpu-pipeline keeps the forall (its
+  /// OpenMP threads).
+  PassOptions::Option<bool> attentionForallToFor{
+      *this, "attention-forall-to-for",
+      llvm::cl::desc("Rewrite the flash-attention nest's scf.forall into "
+                     "nested scf.for (posenc-forall-to-for), for hosts "
+                     "without scf.forall at function level (IREE)"),
+      llvm::cl::init(true)};
+  /// With flash-attention, attention ops whose score matrix
+  /// (B x Hq x Sq x Sk) has fewer elements, or a dynamic extent, keep the
+  /// reference decomposition (`posenc-tile-attention{min-scores}`): through
+  /// IREE 3.13 on 2 cores the fused nest was slower below about 2^22 scores
+  /// (e.g. decode at Sk = 32768 with 32 heads, 1.25x) and faster above
+  /// (prefill 32/8 heads at S = 512 and 2048, 1.5-3x), and IREE rejects
+  /// its loop-carried tensors when they have a dynamic shape;
+  /// docs/integration.md. 0: fuse every op.
+  PassOptions::Option<int64_t> attentionMinScores{
+      *this, "attention-min-scores",
+      llvm::cl::desc("With flash-attention, keep the reference decomposition "
+                     "for attention ops with fewer scores (B x Hq x Sq x Sk) "
+                     "than this, or a dynamic extent (posenc-tile-attention "
+                     "min-scores); 0: fuse every op"),
+      llvm::cl::init(int64_t{1} << 22)};
+  /// Tiles of the nest. The host defaults (512 x 512) are larger than
+  /// posenc-tile-attention's (64 x 64, which posenc-cpu-pipeline passes):
+  /// through IREE each step of the key loop is a handful of dispatches, and
+  /// 256-512 tiles were 2-2.4x faster than 64 at S = 2048.
   PassOptions::Option<int64_t> attentionQueryTile{
       *this, "attention-query-tile",
       llvm::cl::desc("Query rows per block (posenc-tile-attention)"),
-      llvm::cl::init(PosEncTileAttentionOptions().queryTile)};
+      llvm::cl::init(512)};
   PassOptions::Option<int64_t> attentionKeyTile{
       *this, "attention-key-tile",
       llvm::cl::desc("Keys per online-softmax step (posenc-tile-attention)"),
-      llvm::cl::init(PosEncTileAttentionOptions().keyTile)};
+      llvm::cl::init(512)};
   PassOptions::Option<bool> attentionPrerotateKeys{
       *this, "attention-prerotate-keys",
       llvm::cl::desc("Rotate K once before the attention loop nest instead "

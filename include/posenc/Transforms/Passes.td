@@ -163,4 +163,31 @@ def PosEncNontemporalStores
   ];
 }
 
+def PosEncForallToFor : Pass<"posenc-forall-to-for"> {
+  let summary = "Rewrite scf.forall loops, also on tensors, into nested "
+                "scf.for loops";
+  let description = [{
+    For hosts that compile `scf.for` but not `scf.forall` (iree-compile 3.13
+    crashes on an `scf.forall` outside a dispatch region; docs/integration.md).
+    Each `scf.forall` without a `mapping` becomes one `scf.for` per induction
+    variable, outermost first, over the same bounds and steps:
+
+    - on tensors, the `shared_outs` become `iter_args` of every loop of the
+      nest and each `tensor.parallel_insert_slice` of the terminator a
+      `tensor.insert_slice` into the innermost loop's `iter_arg` (in the
+      terminator's order), which that loop yields;
+    - without `shared_outs` (buffers), upstream's `scf-forall-to-for`.
+
+    The iterations run in order. A forall whose iterations write disjoint
+    slices (as a race-free forall must) computes the same tensors either way:
+    an iteration that reads a `shared_outs` argument reads only slices that
+    no earlier iteration has written. Foralls with a `mapping` (to GPU blocks
+    or threads) and foralls whose terminator holds other ops are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
 #endif // POSENC_TRANSFORMS_PASSES_TD

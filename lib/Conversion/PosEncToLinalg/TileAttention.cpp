@@ -710,6 +710,23 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
   return success();
 }
 
+/// Whether the score matrix of `op` (B x Hq x Sq x Sk) is not known to have
+/// `minScores` elements (fewer, or a dynamic extent): `min-scores` leaves
+/// such ops to the reference lowering.
+bool hasFewerScores(AttentionOp op, int64_t minScores) {
+  if (minScores <= 0)
+    return false;
+  auto q = cast<RankedTensorType>(op.getQuery().getType());
+  auto k = cast<RankedTensorType>(op.getKey().getType());
+  if (!q.hasStaticShape() || !k.hasStaticShape())
+    return true;
+  uint64_t scores = 1;
+  for (int64_t extent :
+       {q.getDimSize(0), q.getDimSize(1), q.getDimSize(2), k.getDimSize(2)})
+    scores = llvm::SaturatingMultiply(scores, static_cast<uint64_t>(extent));
+  return scores < static_cast<uint64_t>(minScores);
+}
+
 struct PosEncTileAttentionPass
     : posenc::impl::PosEncTileAttentionBase<PosEncTileAttentionPass> {
   using Base::Base;
@@ -725,7 +742,10 @@ struct PosEncTileAttentionPass
     FlashOptions options{queryTile,   keyTile,     decodeRows,
                          decodeChunk, vectorWidth, prerotateKeys};
     SmallVector<AttentionOp> ops;
-    getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
+    getOperation()->walk([&](AttentionOp op) {
+      if (!hasFewerScores(op, minScores))
+        ops.push_back(op);
+    });
     IRRewriter rewriter(&getContext());
     for (AttentionOp op : ops)
       (void)lowerAttention(rewriter, op, options);
