@@ -298,6 +298,11 @@ std::optional<int64_t> raising::matchArange(Value v) {
     if (d != 1)
       return std::nullopt;
   int64_t n = type.getShape().back();
+  // Each element is checked (a generic is evaluated point by point): longer
+  // sequences than 2^20 positions are not taken for aranges (2^32 took
+  // minutes).
+  if (n > (int64_t(1) << 20))
+    return std::nullopt;
   SmallVector<int64_t> values;
   if (std::optional<SmallVector<int64_t>> c = constantInts(v)) {
     values = std::move(*c);
@@ -407,7 +412,14 @@ public:
 private:
   std::optional<SmallVector<double>> compute(Value v) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
-    if (!type || !type.hasStaticShape() || type.getNumElements() > maxElements)
+    if (!type || !type.hasStaticShape())
+      return std::nullopt;
+    // The size in double: getNumElements wraps for shapes such as
+    // 2^32 x 2^32 (to 0, which would pass the limit).
+    double size = 1.0;
+    for (int64_t d : type.getShape())
+      size *= double(d);
+    if (size > double(maxElements))
       return std::nullopt;
     int64_t n = type.getNumElements();
     Attribute attr;

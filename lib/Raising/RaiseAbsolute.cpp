@@ -252,7 +252,10 @@ std::optional<AbsoluteMatch> matchPositions(Value input, const Gather &gather,
   int64_t rank = shape.size(), token = rank - 2;
   auto tableType = cast<RankedTensorType>(gather.table.getType());
   auto inputType = cast<RankedTensorType>(input.getType());
+  // posenc.learned_absolute takes f32, f16 and bf16 (not f64).
   if (rank < 2 || tableType.getRank() != 2 ||
+      !isa<Float32Type, Float16Type, BFloat16Type>(
+          inputType.getElementType()) ||
       tableType.getElementType() != inputType.getElementType() ||
       gather.generic.getNumLoops() != uint64_t(rank) ||
       map.getResult(rank - 1) != getAffineDimExpr(rank - 1, map.getContext()))
@@ -438,7 +441,8 @@ std::optional<SinusoidalForm> matchSinusoidalTable(Value table) {
   else
     return std::nullopt;
   int64_t rows = shape[0], dim = shape[1];
-  if (rows * dim > kMaxSinusoidalElements || dim > kMaxConstantElements)
+  // rows * dim may overflow (a splat of 2^32 x 2^32): divided instead.
+  if (dim > kMaxConstantElements || rows > kMaxSinusoidalElements / dim)
     return std::nullopt;
   std::optional<SmallVector<double>> values =
       evaluateConstantTensor(table, kMaxSinusoidalElements);

@@ -272,6 +272,19 @@ struct RaiseAlibiProduct : OpRewritePattern<linalg::GenericOp> {
         matchAxes(shape, slopeDims->front(), *posDims);
     if (!axes)
       return failure();
+    int64_t batch = axes->batch ? shape[*axes->batch] : 1;
+    int64_t heads = shape[axes->head];
+    int64_t sq = axes->query ? shape[*axes->query] : 1;
+    int64_t sk = shape[axes->key];
+    // Every (batch, query, key) point is visited below: empty biases are left
+    // alone, and so are those beyond the evaluator's limit (2^24 points, e.g.
+    // 2048 x 2048 keys in 4 batch entries) or with more heads; in double, as
+    // sizes such as 2^32 x 2^32 overflow int64_t.
+    constexpr double kMaxPoints = double(int64_t(1) << 24);
+    double points = double(batch) * double(sq) * double(sk);
+    if (points == 0.0 || heads == 0 || points > kMaxPoints ||
+        double(heads) > kMaxPoints)
+      return failure();
 
     // Evaluation is capped at each factor's own size, so that activations
     // (larger than a slope or position table) fail at once.
@@ -283,11 +296,6 @@ struct RaiseAlibiProduct : OpRewritePattern<linalg::GenericOp> {
         evaluateConstantTensor(posInput, posType.getNumElements());
     if (!posValues)
       return failure();
-
-    int64_t batch = axes->batch ? shape[*axes->batch] : 1;
-    int64_t heads = shape[axes->head];
-    int64_t sq = axes->query ? shape[*axes->query] : 1;
-    int64_t sk = shape[axes->key];
     // A negative slope ladder times negated positions is the same product;
     // exact, as f32 negation is.
     SmallVector<double> slopeList(*slopeValues);

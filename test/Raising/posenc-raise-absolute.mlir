@@ -35,6 +35,9 @@
 // STATS-NEXT: posenc-raise-absolute: 1 raised-learned-absolute, 0 raised-sinusoidal
 // STATS-NEXT: posenc-raise-absolute: 0 raised-learned-absolute, 0 raised-sinusoidal
 // STATS-NEXT: posenc-raise-absolute: 0 raised-learned-absolute, 0 raised-sinusoidal
+// STATS-NEXT: posenc-raise-absolute: 0 raised-learned-absolute, 0 raised-sinusoidal
+// STATS-NEXT: posenc-raise-absolute: 1 raised-learned-absolute, 0 raised-sinusoidal
+// STATS-NEXT: posenc-raise-absolute: 1 raised-learned-absolute, 0 raised-sinusoidal
 // STATS-NOT: posenc-raise-absolute
 
 // GPT-2 (PATTERNS.md D): x + wpe[arange(4)] through torch-mlir's embedding
@@ -1138,3 +1141,147 @@ func.func @sinusoidal_columns(%x: tensor<1x4x4xf32>) -> tensor<1x4x4xf32> {
   } -> tensor<1x4x4xf32>
   return %y : tensor<1x4x4xf32>
 }
+
+// -----
+
+// Fuzzer finding R3 (docs/testing.md): @gpt2_wpe in f64, which
+// posenc.learned_absolute does not take (f32, f16, bf16): left alone (it
+// was raised into an op that does not verify).
+// CHECK-LABEL: func.func @gpt2_wpe_f64(
+// CHECK-NOT: posenc.learned_absolute
+// CHECK: tensor.extract
+// CHECK: return
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#ids = affine_map<(d0, d1, d2) -> (d0, d1)>
+#bcast = affine_map<(d0, d1, d2) -> (0, d1, d2)>
+func.func @gpt2_wpe_f64(%x: tensor<1x4x8xf64>, %wpe: tensor<16x8xf64>) -> tensor<1x4x8xf64> {
+  %pos_init = tensor.empty() : tensor<4xi64>
+  %pos_1d = linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"]} outs(%pos_init : tensor<4xi64>) {
+  ^bb0(%out: i64):
+    %i = linalg.index 0 : index
+    %p = arith.index_cast %i : index to i64
+    linalg.yield %p : i64
+  } -> tensor<4xi64>
+  %pos = tensor.expand_shape %pos_1d [[0, 1]] output_shape [1, 4] : tensor<4xi64> into tensor<1x4xi64>
+  %g_init = tensor.empty() : tensor<1x4x8xf64>
+  %g = linalg.generic {indexing_maps = [#ids, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%pos : tensor<1x4xi64>) outs(%g_init : tensor<1x4x8xf64>) {
+  ^bb0(%in: i64, %out: f64):
+    %r = arith.index_cast %in : i64 to index
+    %d = linalg.index 2 : index
+    %c16 = arith.constant 16 : index
+    %lt = arith.cmpi slt, %r, %c16 : index
+    cf.assert %lt, "index must be smaller than dim size"
+    %c0_i64 = arith.constant 0 : i64
+    %ge = arith.cmpi sge, %in, %c0_i64 : i64
+    cf.assert %ge, "index must be larger or equal to 0"
+    %e = tensor.extract %wpe[%r, %d] : tensor<16x8xf64>
+    linalg.yield %e : f64
+  } -> tensor<1x4x8xf64>
+  %y_init = tensor.empty() : tensor<1x4x8xf64>
+  %y = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %g : tensor<1x4x8xf64>, tensor<1x4x8xf64>) outs(%y_init : tensor<1x4x8xf64>) {
+  ^bb0(%a: f64, %b: f64, %out: f64):
+    %v = arith.addf %a, %b : f64
+    linalg.yield %v : f64
+  } -> tensor<1x4x8xf64>
+  return %y : tensor<1x4x8xf64>
+}
+
+
+// -----
+
+// Fuzzer finding R4 (docs/testing.md): @gpt2_wpe over 2^32 tokens. The
+// arange was checked element by element (minutes); beyond 2^20 positions
+// it is not taken for an arange, and the positions become the operand (the
+// runtime check rejects rows past the table, as the gather's asserts did).
+// CHECK-LABEL: func.func @gpt2_wpe_huge_arange(
+// CHECK: posenc.learned_absolute %{{.+}}, %{{.+}} positions(%{{.+}} : tensor<1x4294967296xi64>) : tensor<1x4294967296x8xf32>, tensor<16x8xf32>
+// CHECK: return
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#ids = affine_map<(d0, d1, d2) -> (d0, d1)>
+#bcast = affine_map<(d0, d1, d2) -> (0, d1, d2)>
+func.func @gpt2_wpe_huge_arange(%x: tensor<1x4294967296x8xf32>, %wpe: tensor<16x8xf32>) -> tensor<1x4294967296x8xf32> {
+  %pos_init = tensor.empty() : tensor<4294967296xi64>
+  %pos_1d = linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"]} outs(%pos_init : tensor<4294967296xi64>) {
+  ^bb0(%out: i64):
+    %i = linalg.index 0 : index
+    %p = arith.index_cast %i : index to i64
+    linalg.yield %p : i64
+  } -> tensor<4294967296xi64>
+  %pos = tensor.expand_shape %pos_1d [[0, 1]] output_shape [1, 4294967296] : tensor<4294967296xi64> into tensor<1x4294967296xi64>
+  %g_init = tensor.empty() : tensor<1x4294967296x8xf32>
+  %g = linalg.generic {indexing_maps = [#ids, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%pos : tensor<1x4294967296xi64>) outs(%g_init : tensor<1x4294967296x8xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %r = arith.index_cast %in : i64 to index
+    %d = linalg.index 2 : index
+    %c16 = arith.constant 16 : index
+    %lt = arith.cmpi slt, %r, %c16 : index
+    cf.assert %lt, "index must be smaller than dim size"
+    %c0_i64 = arith.constant 0 : i64
+    %ge = arith.cmpi sge, %in, %c0_i64 : i64
+    cf.assert %ge, "index must be larger or equal to 0"
+    %e = tensor.extract %wpe[%r, %d] : tensor<16x8xf32>
+    linalg.yield %e : f32
+  } -> tensor<1x4294967296x8xf32>
+  %y_init = tensor.empty() : tensor<1x4294967296x8xf32>
+  %y = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %g : tensor<1x4294967296x8xf32>, tensor<1x4294967296x8xf32>) outs(%y_init : tensor<1x4294967296x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %v = arith.addf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<1x4294967296x8xf32>
+  return %y : tensor<1x4294967296x8xf32>
+}
+
+
+// -----
+
+// Found reducing R4 (R5 in docs/testing.md): a 2^32 x 2^32 splat table,
+// gathered as in @gpt2_wpe. The sinusoidal check's rows * columns
+// overflowed int64_t (UBSan); the table is not sinusoidal and stays the
+// table operand.
+// CHECK-LABEL: func.func @huge_splat_table(
+// CHECK: %[[T:.+]] = arith.constant dense<5.000000e-01> : tensor<4294967296x4294967296xf32>
+// CHECK: posenc.learned_absolute %{{.+}}, %[[T]] : tensor<1x4x4294967296xf32>, tensor<4294967296x4294967296xf32>
+// CHECK-NOT: posenc.sinusoidal
+// CHECK: return
+#id1 = affine_map<(d0) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#ids = affine_map<(d0, d1, d2) -> (d0, d1)>
+#bcast = affine_map<(d0, d1, d2) -> (0, d1, d2)>
+func.func @huge_splat_table(%x: tensor<1x4x4294967296xf32>) -> tensor<1x4x4294967296xf32> {
+  %wpe = arith.constant dense<5.000000e-01> : tensor<4294967296x4294967296xf32>
+  %pos_init = tensor.empty() : tensor<4xi64>
+  %pos_1d = linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"]} outs(%pos_init : tensor<4xi64>) {
+  ^bb0(%out: i64):
+    %i = linalg.index 0 : index
+    %p = arith.index_cast %i : index to i64
+    linalg.yield %p : i64
+  } -> tensor<4xi64>
+  %pos = tensor.expand_shape %pos_1d [[0, 1]] output_shape [1, 4] : tensor<4xi64> into tensor<1x4xi64>
+  %g_init = tensor.empty() : tensor<1x4x4294967296xf32>
+  %g = linalg.generic {indexing_maps = [#ids, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%pos : tensor<1x4xi64>) outs(%g_init : tensor<1x4x4294967296xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %r = arith.index_cast %in : i64 to index
+    %d = linalg.index 2 : index
+    %c16 = arith.constant 4294967296 : index
+    %lt = arith.cmpi slt, %r, %c16 : index
+    cf.assert %lt, "index must be smaller than dim size"
+    %c0_i64 = arith.constant 0 : i64
+    %ge = arith.cmpi sge, %in, %c0_i64 : i64
+    cf.assert %ge, "index must be larger or equal to 0"
+    %e = tensor.extract %wpe[%r, %d] : tensor<4294967296x4294967296xf32>
+    linalg.yield %e : f32
+  } -> tensor<1x4x4294967296xf32>
+  %y_init = tensor.empty() : tensor<1x4x4294967296xf32>
+  %y = linalg.generic {indexing_maps = [#id3, #id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %g : tensor<1x4x4294967296xf32>, tensor<1x4x4294967296xf32>) outs(%y_init : tensor<1x4x4294967296xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %v = arith.addf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<1x4x4294967296xf32>
+  return %y : tensor<1x4x4294967296xf32>
+}
+

@@ -24,6 +24,8 @@
 // STATS-NEXT: posenc-raise-alibi: 1 raised-alibi, 1 raised-slope-configs, 0 folded-key-slices, 0 erased-scans
 // STATS-NEXT: posenc-raise-alibi: 0 raised-alibi, 0 raised-slope-configs, 0 folded-key-slices, 0 erased-scans
 // STATS-NEXT: posenc-raise-alibi: 0 raised-alibi, 0 raised-slope-configs, 0 folded-key-slices, 0 erased-scans
+// STATS-NEXT: posenc-raise-alibi: 0 raised-alibi, 0 raised-slope-configs, 0 folded-key-slices, 0 erased-scans
+// STATS-NEXT: posenc-raise-alibi: 0 raised-alibi, 0 raised-slope-configs, 0 folded-key-slices, 0 erased-scans
 // STATS-NOT: posenc-raise-alibi
 
 // BLOOM's build_alibi_tensor (PATTERNS.md C.1): slopes base^(1..H) computed
@@ -631,4 +633,79 @@ func.func @dead_failing_guard() {
     linalg.yield %y : f32
   } -> tensor<4xf32>
   return
+}
+
+// -----
+
+// Fuzzer finding R1 (docs/testing.md): @symmetric_square with no queries
+// and keys. An empty bias is left alone (pos.front() on an empty list
+// asserted).
+// CHECK-LABEL: func.func @symmetric_empty(
+// CHECK-NOT: posenc.alibi
+// CHECK: return
+#head3 = affine_map<(d0, d1, d2) -> (d0)>
+#qk3 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @symmetric_empty() -> tensor<4x0x0xf32> {
+  %c0_i64 = arith.constant 0 : i64
+  %slopes = arith.constant dense<[2.500000e-01, 6.250000e-02, 1.562500e-02, 3.906250e-03]> : tensor<4xf32>
+  %e0 = tensor.empty() : tensor<0x0xi64>
+  %dist = linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]} outs(%e0 : tensor<0x0xi64>) {
+  ^bb0(%out: i64):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %i64 = arith.index_cast %i : index to i64
+    %j64 = arith.index_cast %j : index to i64
+    %d = arith.subi %j64, %i64 : i64
+    %a = math.absi %d : i64
+    %n = arith.subi %c0_i64, %a : i64
+    linalg.yield %n : i64
+  } -> tensor<0x0xi64>
+  %e1 = tensor.empty() : tensor<4x0x0xf32>
+  %bias = linalg.generic {indexing_maps = [#head3, #qk3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%slopes, %dist : tensor<4xf32>, tensor<0x0xi64>) outs(%e1 : tensor<4x0x0xf32>) {
+  ^bb0(%in: f32, %in_0: i64, %out: f32):
+    %p = arith.sitofp %in_0 : i64 to f32
+    %y = arith.mulf %in, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<4x0x0xf32>
+  return %bias : tensor<4x0x0xf32>
+}
+
+// -----
+
+// Fuzzer finding R2 (docs/testing.md): @symmetric_square over 2^32 x 2^32
+// positions, whose element count wraps to 0 in int64_t: the evaluator took
+// the positions for an empty tensor and the pass sized a 2^32-row table
+// ("SmallVector unable to grow"). Beyond 2^24 points the bias is left alone.
+// CHECK-LABEL: func.func @symmetric_huge(
+// CHECK-NOT: posenc.alibi
+// CHECK: return
+#head3 = affine_map<(d0, d1, d2) -> (d0)>
+#qk3 = affine_map<(d0, d1, d2) -> (d1, d2)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @symmetric_huge() -> tensor<4x4294967296x4294967296xf32> {
+  %c0_i64 = arith.constant 0 : i64
+  %slopes = arith.constant dense<[2.500000e-01, 6.250000e-02, 1.562500e-02, 3.906250e-03]> : tensor<4xf32>
+  %e0 = tensor.empty() : tensor<4294967296x4294967296xi64>
+  %dist = linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]} outs(%e0 : tensor<4294967296x4294967296xi64>) {
+  ^bb0(%out: i64):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %i64 = arith.index_cast %i : index to i64
+    %j64 = arith.index_cast %j : index to i64
+    %d = arith.subi %j64, %i64 : i64
+    %a = math.absi %d : i64
+    %n = arith.subi %c0_i64, %a : i64
+    linalg.yield %n : i64
+  } -> tensor<4294967296x4294967296xi64>
+  %e1 = tensor.empty() : tensor<4x4294967296x4294967296xf32>
+  %bias = linalg.generic {indexing_maps = [#head3, #qk3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%slopes, %dist : tensor<4xf32>, tensor<4294967296x4294967296xi64>) outs(%e1 : tensor<4x4294967296x4294967296xf32>) {
+  ^bb0(%in: f32, %in_0: i64, %out: f32):
+    %p = arith.sitofp %in_0 : i64 to f32
+    %y = arith.mulf %in, %p : f32
+    linalg.yield %y : f32
+  } -> tensor<4x4294967296x4294967296xf32>
+  return %bias : tensor<4x4294967296x4294967296xf32>
 }
