@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpora and dictionaries of the posenc fuzz targets.
 
-  make-seeds.py --targets N --out DIR
+  make-seeds.py --targets N [--target-list FILE] --out DIR
 
 DIR/pass/       every test/**/*.mlir case (split at `// -----`, comment lines
                 dropped): valid cases once per fuzz target (the first byte
@@ -9,6 +9,14 @@ DIR/pass/       every test/**/*.mlir case (split at `// -----`, comment lines
                 modulo its target count N), cases that expect a verifier
                 error once (mutating them mostly exercises the verifiers,
                 and N copies would crowd out the cases that reach passes).
+                With --target-list (the `POSENC_FUZZ_LIST_TARGETS=1
+                posenc-pass-fuzzer` output: index, name, pipeline, host),
+                the exported models (IMPORTER_OUTPUT: 20-50 KB of torch-mlir
+                linalg each, a quarter second per run under ASan) go only to
+                the targets that read importer output, the raising passes
+                (RAISING_TARGET); every other target does nothing with them
+                (no posenc ops) or compiles a whole model, and 48 copies of
+                12 models took two minutes of the CI run.
 DIR/hf-config/  every test/Translate/Inputs/*.json and every config section
                 of test/Translate/*.test, under option bytes 0, 65 and 122
                 (options: see fuzz/HFConfigFuzzer.cpp).
@@ -29,6 +37,10 @@ import re
 import struct
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+# Test inputs that are importer output (exported models), seeded for the
+# targets whose pipeline matches RAISING_TARGET only (--target-list).
+IMPORTER_OUTPUT = ("test/Raising/Models/", "test/Raising/Inputs/")
+RAISING_TARGET = re.compile(r"posenc-raise-|posenc-fuse-attention")
 
 EDGE_NUMBERS = [
     "0", "-1", "1", "2", "3", "-9223372036854775808", "9223372036854775807",
@@ -128,8 +140,19 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--targets", type=int, required=True,
                         help="target count of posenc-pass-fuzzer")
+    parser.add_argument("--target-list", type=pathlib.Path,
+                        help="posenc-pass-fuzzer's target list "
+                        "(POSENC_FUZZ_LIST_TARGETS=1)")
     parser.add_argument("--out", type=pathlib.Path, required=True)
     args = parser.parse_args()
+    all_targets = list(range(args.targets))
+    raising_targets = all_targets
+    if args.target_list:
+        rows = [line.split("\t") for line in
+                args.target_list.read_text().splitlines() if line.strip()]
+        all_targets = [int(row[0]) for row in rows]
+        raising_targets = [int(row[0]) for row in rows
+                           if RAISING_TARGET.search(row[2])]
 
     pass_dir = args.out / "pass"
     hf_dir = args.out / "hf-config"
@@ -139,13 +162,14 @@ def main():
     words = set(MLIR_TOKENS) | set(EDGE_NUMBERS)
     valid = invalid = 0
     for path in sorted((ROOT / "test").rglob("*.mlir")):
+        imported = path.relative_to(ROOT).as_posix().startswith(IMPORTER_OUTPUT)
         for case, expects_error in split_cases(path.read_text()):
             if expects_error:
                 invalid += 1
                 write(pass_dir, bytes([0]), case.encode())
                 continue
             valid += 1
-            for target in range(args.targets):
+            for target in raising_targets if imported else all_targets:
                 write(pass_dir, bytes([target]), case.encode())
             words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", case))
             words.update(re.findall(r"#posenc\.[a-z_0-9]+<", case))

@@ -21,6 +21,17 @@ both run -> every output must agree; only the optimized pipeline fails ->
 a mismatch (a crash, a runtime error such as a table bounds check on one
 side only, or a compile failure on IR the scalar lowering accepts).
 
+Raising (docs/raising.md): every module the scalar lowering runs is also
+raised by `posenc-opt --pass-pipeline='builtin.module(posenc-raise-pipeline)'`
+(posenc-opt next to POSENC_RUN); when the raising passes changed something
+(their print-stats counts), the raised module goes through the same scalar
+lowering on the same inputs and must agree with the un-raised one, with the
+same tolerance (raising changes rounding only). A raised module that fails
+to run is a mismatch too. Counted apart ("raising: N passed, N failed").
+
+Integer inputs are drawn from [0, 8) (INT_MAX): positions stay inside the
+tables of the tests, which importer IR reads without bounds checks.
+
 Tolerance: the pipelines differ by polynomial vs libm sin/cos (~2e-7
 absolute on reduced angles), reassociated vector reductions and fused
 multiply-adds, so floats agree to |a - b| <= 1e-4 * max(1, |ref|) (loose
@@ -63,6 +74,13 @@ TIMEOUT_S = 30
 # outputs beyond MAX_OUTPUT_BYTES are not loaded (skipped too).
 MAX_ADDRESS_SPACE = 8 << 30
 MAX_OUTPUT_BYTES = 256 << 20
+# Random integer inputs are drawn from [0, INT_MAX) (posenc-run --int-max;
+# its default is 4096). Integer arguments are positions and token ids; the
+# tables they index in the tests have 8 rows or more, and importer IR reads
+# them without bounds checks (GPT-J's and Meta's rotary tables): a position
+# past the table is an out-of-bounds read, garbage that differs between
+# lowerings and from the raised op.
+INT_MAX = 8
 
 
 def limit_memory():
@@ -89,7 +107,7 @@ def entry_of(text):
 def run(posenc_run, module_path, entry, pipeline, threads, seed, outdir):
     """Runs posenc-run once; returns (ok, outputs or error text)."""
     cmd = [posenc_run, module_path, f"--entry={entry}", "--iterations=1", "--warmup=0",
-           f"--seed={seed}", f"--pipeline={pipeline}", f"--outputs-dir={outdir}",
+           f"--seed={seed}", f"--int-max={INT_MAX}", f"--pipeline={pipeline}", f"--outputs-dir={outdir}",
            f"--threads={threads}"]
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S,
@@ -105,6 +123,23 @@ def run(posenc_run, module_path, entry, pipeline, threads, seed, outdir):
     if sum(os.path.getsize(p) for p in paths) > MAX_OUTPUT_BYTES:
         return False, f"outputs larger than {MAX_OUTPUT_BYTES} bytes: not compared"
     return True, [np.load(p) for p in paths]
+
+
+def raise_module(posenc_opt, module_path, raised_path):
+    """Raises the module with posenc-raise-pipeline into raised_path; True
+    when a raising pass changed something (a non-zero print-stats count),
+    None when posenc-opt failed."""
+    cmd = [posenc_opt, "--allow-unregistered-dialect",
+           "--pass-pipeline=builtin.module(posenc-raise-pipeline{print-stats=true})",
+           module_path, "-o", raised_path]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S,
+                             preexec_fn=limit_memory)
+    except (subprocess.TimeoutExpired, OSError):
+        return None
+    if out.returncode != 0:
+        return None
+    return bool(re.search(r"^posenc-[a-z-]+:.* [1-9][0-9]* ", out.stderr, re.M))
 
 
 def compare(got, want):
@@ -156,6 +191,10 @@ def main():
     if args.max_files:
         files = files[:args.max_files]
     counts = {"passed": 0, "failed": 0, "skipped": 0}
+    raising = {"passed": 0, "failed": 0, "timeout": 0}
+    posenc_opt = os.path.join(os.path.dirname(args.posenc_run), "posenc-opt")
+    if not os.access(posenc_opt, os.X_OK):
+        posenc_opt = None
     start = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         for n, path in enumerate(files):
@@ -188,6 +227,34 @@ def main():
                 if args.v:
                     print(f"skip {os.path.basename(path)}: {ref}")
                 continue
+            raised = os.path.join(tmp, "raised.mlir")
+            if posenc_opt and raise_module(posenc_opt, module, raised):
+                outdir = os.path.join(tmp, f"out{n}-raised")
+                os.mkdir(outdir)
+                ok_raised, got = run(args.posenc_run, raised, entry, REFERENCE_PIPELINE, 1,
+                                     seed, outdir)
+                shutil.rmtree(outdir)
+                problem = (compare(got, ref) if ok_raised else
+                           f"the raised module failed, the un-raised one ran: {got}")
+                if not ok_raised and got == "timeout":
+                    # Compile time, not semantics: a raised model (posenc
+                    # attention lowered by the scalar lowering) takes 1.5x
+                    # the un-raised one, past TIMEOUT_S on a loaded machine.
+                    raising["timeout"] += 1
+                    if args.v:
+                        print(f"skip {os.path.basename(path)} (raised): timeout")
+                elif problem is None:
+                    raising["passed"] += 1
+                    if args.v:
+                        print(f"ok   {os.path.basename(path)} (raised)")
+                else:
+                    raising["failed"] += 1
+                    print(f"REPRO: tail -c +2 {path} > m.mlir && posenc-opt m.mlir "
+                          f"--allow-unregistered-dialect "
+                          f"--pass-pipeline='builtin.module(posenc-raise-pipeline)' -o r.mlir && "
+                          f"posenc-run r.mlir --entry={entry} --seed={seed} --int-max={INT_MAX} "
+                          f"--pipeline='{REFERENCE_PIPELINE}'  # vs m.mlir, raised vs not: "
+                          f"{problem}")
             if ok_cpu:
                 problem = compare(cpu, ref)
             else:
@@ -199,12 +266,16 @@ def main():
                 continue
             counts["failed"] += 1
             print(f"REPRO: tail -c +2 {path} > m.mlir && posenc-run m.mlir --entry={entry} --seed={seed} "
+                  f"--int-max={INT_MAX} "
                   f"--threads={threads} --pipeline='{pipeline}'  "
                   f"# vs --pipeline='{REFERENCE_PIPELINE}': {problem}")
     print(f"semantic: {len(files)} corpus files, {counts['skipped']} not runnable, "
           f"{time.time() - start:.0f} s")
+    if posenc_opt:
+        print(f"semantic: raising: {raising['passed']} passed, {raising['failed']} failed, "
+              f"{raising['timeout']} timed out (raised modules vs un-raised, scalar lowering)")
     print(f"{counts['passed']} passed, {counts['failed']} failed")
-    return 1 if counts["failed"] else 0
+    return 1 if counts["failed"] or raising["failed"] else 0
 
 
 if __name__ == "__main__":

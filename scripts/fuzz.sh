@@ -90,7 +90,8 @@ rm -rf "$seeds"
 ntargets=$(POSENC_FUZZ_LIST_TARGETS=1 "$BIN/posenc-pass-fuzzer" | tee "$work/pass-targets.txt" | wc -l)
 echo "fuzz: posenc-pass-fuzzer targets:"
 sed 's/^/  /' "$work/pass-targets.txt"
-python3 fuzz/make-seeds.py --targets "$ntargets" --out "$seeds" || exit 1
+python3 fuzz/make-seeds.py --targets "$ntargets" --target-list "$work/pass-targets.txt" \
+  --out "$seeds" || exit 1
 
 # run NAME FUZZER SEEDS DICT SECONDS RUNS: fuzzes into a corpus directory,
 # logs to $work/NAME.log.
