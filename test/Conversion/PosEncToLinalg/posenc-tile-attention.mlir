@@ -169,11 +169,16 @@ func.func @causal_gqa_rope(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32
 //   transposing tree of shuffles (first level: the two 8-lane halves);
 // - the softmax: a horizontal max per row and step, exp, the running sum
 //   kept per lane; P.V reads V rows in place, a probability broadcast per
-//   row; the per-lane sums are reduced once per block, reassociably.
+//   row; the per-lane sums are reduced once per block, reassociably;
+// - K and V are also viewed as read-only buffers, from which each key
+//   iteration prefetches the row 2 KiB ahead (8 rows of 64 f32) of its
+//   stream.
 // DOT-LABEL: func.func @decode_split_keys
 // DOT-SAME: %[[Q:[^:]+]]: tensor<1x8x1x64xf32>, %[[K:[^:]+]]: tensor<1x2x4096x64xf32>, %[[V:[^:]+]]: tensor<1x2x4096x64xf32>
 // DOT: scf.forall
 // DOT: posenc.rotary %{{.+}} : tensor<1x4x1x64xf32>
+// DOT: %[[KB:.+]] = bufferization.to_buffer %[[K]] read_only : tensor<1x2x4096x64xf32> to memref<1x2x4096x64xf32, strided<[?, ?, ?, ?], offset: ?>>
+// DOT: %[[VB:.+]] = bufferization.to_buffer %[[V]] read_only
 // DOT: %[[QB:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1], [2]] : tensor<4x1x64xf32> into tensor<4x64xf32>
 // DOT: scf.for %[[KS:[^ ]+]] = %{{.+}} iter_args({{.+}}) -> (f32, f32, f32, f32, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x16x16xf32>)
 // DOT-NOT: linalg.
@@ -186,6 +191,8 @@ func.func @causal_gqa_rope(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32
 // DOT: scf.for %[[J:[^ ]+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[PART:[^ ]+]] = %{{.+}}) -> (tensor<4x16x16xf32>)
 // DOT-NOT: linalg.
 // DOT: %[[KROW:.+]] = arith.addi %[[G0]], %[[J]] : index
+// DOT-NOT: linalg.
+// DOT: memref.prefetch %[[KB]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], read, locality<3>, data
 // DOT-NOT: linalg.
 // DOT: %[[K0:.+]] = vector.transfer_read %[[KT]][%{{.+}}, %{{.+}}, %[[KROW]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<1x1x64x64xf32>, vector<16xf32>
 // DOT-NOT: linalg.
@@ -206,6 +213,8 @@ func.func @causal_gqa_rope(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32
 // DOT: vector.reduction <maximumf>, %{{.+}} : vector<16xf32> into f32
 // DOT-NOT: linalg.
 // DOT: math.exp %{{.+}} : vector<16xf32>
+// DOT-NOT: linalg.
+// DOT: memref.prefetch %[[VB]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], read, locality<3>, data
 // DOT-NOT: linalg.
 // DOT: vector.transfer_read %[[VT]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<1x1x64x64xf32>, vector<16xf32>
 // DOT-NOT: linalg.
