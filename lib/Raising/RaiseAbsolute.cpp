@@ -254,8 +254,7 @@ std::optional<AbsoluteMatch> matchPositions(Value input, const Gather &gather,
   auto inputType = cast<RankedTensorType>(input.getType());
   // posenc.learned_absolute takes f32, f16 and bf16 (not f64).
   if (rank < 2 || tableType.getRank() != 2 ||
-      !isa<Float32Type, Float16Type, BFloat16Type>(
-          inputType.getElementType()) ||
+      !isPosEncFloat(inputType.getElementType()) ||
       tableType.getElementType() != inputType.getElementType() ||
       gather.generic.getNumLoops() != uint64_t(rank) ||
       map.getResult(rank - 1) != getAffineDimExpr(rank - 1, map.getContext()))

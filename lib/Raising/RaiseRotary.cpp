@@ -733,7 +733,9 @@ std::optional<RotaryMatch> matchTables(Value x, const Elementwise &cosMul,
                                        unsigned sinIdx, TableWidth width,
                                        int64_t rotaryDim) {
   OpOperand *cosIn = cosMul.getInput(cosIdx), *sinIn = sinMul.getInput(sinIdx);
-  if (!cosIn || !sinIn || cosMul.getMap(cosIdx) != sinMul.getMap(sinIdx) ||
+  // posenc.rotary takes f32, f16 and bf16 (not f64).
+  if (!isPosEncFloat(getElementTypeOrSelf(x.getType())) || !cosIn || !sinIn ||
+      cosMul.getMap(cosIdx) != sinMul.getMap(sinIdx) ||
       cosIn->get().getType() != sinIn->get().getType())
     return std::nullopt;
   auto resultType =

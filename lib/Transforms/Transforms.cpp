@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -147,6 +148,27 @@ static bool feedsReduction(vector::TransferReadOp read) {
   return false;
 }
 
+namespace {
+/// math.absi on an n-D vector becomes maxsi(x, 0 - x) (the same value,
+/// INT_MIN included): MLIR 22's math-to-llvm lowers absi on scalars and 1-D
+/// vectors only (symmetric ALiBi's |i - j|, fuzz finding R7).
+struct ExpandMultiDimAbsI : OpRewritePattern<math::AbsIOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(math::AbsIOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<VectorType>(op.getType());
+    if (!type || type.getRank() < 2)
+      return rewriter.notifyMatchFailure(op, "scalar or 1-D: lowers as is");
+    Value zero = arith::ConstantOp::create(rewriter, op.getLoc(),
+                                           rewriter.getZeroAttr(type));
+    Value negated =
+        arith::SubIOp::create(rewriter, op.getLoc(), zero, op.getOperand());
+    rewriter.replaceOpWithNewOp<arith::MaxSIOp>(op, op.getOperand(), negated);
+    return success();
+  }
+};
+} // namespace
+
 LogicalResult mlir::posenc::cleanupVectorIR(Operation *root) {
   MLIRContext *ctx = root->getContext();
   // Masks go first: later folds may move ops into a vector.mask region,
@@ -181,6 +203,7 @@ LogicalResult mlir::posenc::cleanupVectorIR(Operation *root) {
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateSinkVectorOpsPatterns(patterns);
+    patterns.add<ExpandMultiDimAbsI>(ctx);
     vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
     vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
     if (failed(applyPatternsGreedily(root, std::move(patterns))))

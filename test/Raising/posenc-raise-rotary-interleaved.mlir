@@ -34,6 +34,7 @@
 // STATS-NEXT: posenc-raise-rotary: 0 raised-rotary, 0 raised-partial-rotary
 // STATS-NEXT: posenc-raise-rotary: 0 raised-rotary, 0 raised-partial-rotary
 // STATS-NEXT: posenc-raise-rotary: 0 raised-rotary, 0 raised-partial-rotary
+// STATS-NEXT: posenc-raise-rotary: 0 raised-rotary, 0 raised-partial-rotary
 // STATS-NOT: posenc-raise-rotary
 
 // GPT-J as exported: arange(4) through the negative-index wrap
@@ -1240,4 +1241,96 @@ func.func @concat_tables(%x: tensor<1x4x2x16xf32>) -> tensor<1x4x2x16xf32> {
   } -> tensor<1x4x2x8xf32>
   %res = tensor.concat dim(3) %sum, %xp : (tensor<1x4x2x8xf32>, tensor<1x4x2x8xf32>) -> tensor<1x4x2x16xf32>
   return %res : tensor<1x4x2x16xf32>
+}
+
+// -----
+
+// @gptj in f64 (fuzz finding R6, docs/testing.md): posenc.rotary takes
+// f32, f16 and bf16 only, so nothing is raised.
+// CHECK-LABEL: func.func @gptj_f64(
+// CHECK-NOT: posenc.rotary
+// CHECK: return
+
+
+
+#id1 = affine_map<(d0) -> (d0)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#rowpos = affine_map<(d0, d1, d2) -> (0, d1)>
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#pos3 = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#freq3 = affine_map<(d0, d1, d2) -> (d2)>
+#heads = affine_map<(d0, d1, d2, d3) -> (d0, d1, 0, d3)>
+#rep_in = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+#id5 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+func.func @gptj_f64(%x: tensor<1x4x2x16xf64>) -> tensor<1x4x2x16xf64> {
+  %table = arith.constant dense<[[0.000000000e+00, 0.000000000e+00, 0.000000000e+00, 0.000000000e+00, 1.000000000e+00, 1.000000000e+00, 1.000000000e+00, 1.000000000e+00], [8.414709568e-01, 9.983342141e-02, 9.999833070e-03, 9.999999311e-04, 5.403022766e-01, 9.950041771e-01, 9.999499917e-01, 9.999995232e-01], [9.092974067e-01, 1.986693293e-01, 1.999866590e-02, 1.999998698e-03, -4.161468446e-01, 9.800665975e-01, 9.998000264e-01, 9.999979734e-01], [1.411200017e-01, 2.955202162e-01, 2.999549918e-02, 2.999995602e-03, -9.899924994e-01, 9.553365111e-01, 9.995500445e-01, 9.999955297e-01], [-7.568024993e-01, 3.894183338e-01, 3.998933360e-02, 3.999989480e-03, -6.536436081e-01, 9.210609794e-01, 9.992001057e-01, 9.999920130e-01], [-9.589242935e-01, 4.794255495e-01, 4.997916520e-02, 4.999979399e-03, 2.836622000e-01, 8.775825500e-01, 9.987502694e-01, 9.999874830e-01], [-2.794154882e-01, 5.646424890e-01, 5.996400490e-02, 5.999964196e-03, 9.601702690e-01, 8.253356218e-01, 9.982005358e-01, 9.999819994e-01], [6.569865942e-01, 6.442176700e-01, 6.994284689e-02, 6.999942940e-03, 7.539022565e-01, 7.648422122e-01, 9.975510240e-01, 9.999755025e-01]]> : tensor<8x8xf64>
+  %c0_i64 = arith.constant 0 : i64
+  %cP_i64 = arith.constant 8 : i64
+  %e0 = tensor.empty() : tensor<4xi64>
+  %ar = linalg.generic {indexing_maps = [#id1], iterator_types = ["parallel"]} outs(%e0 : tensor<4xi64>) {
+  ^bb0(%out: i64):
+    %i = linalg.index 0 : index
+    %v = arith.index_cast %i : index to i64
+    linalg.yield %v : i64
+  } -> tensor<4xi64>
+  %p = tensor.expand_shape %ar [[0, 1]] output_shape [1, 4] : tensor<4xi64> into tensor<1x4xi64>
+  %e1 = tensor.empty() : tensor<1x4x8xf64>
+  %rows = linalg.generic {indexing_maps = [#rowpos, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%p : tensor<1x4xi64>) outs(%e1 : tensor<1x4x8xf64>) {
+  ^bb0(%in: i64, %out: f64):
+    %neg = arith.cmpi slt, %in, %c0_i64 : i64
+    %wrapped = arith.addi %in, %cP_i64 : i64
+    %sel = arith.select %neg, %wrapped, %in : i64
+    %r = arith.index_cast %sel : i64 to index
+    %c = linalg.index 2 : index
+    %t = tensor.extract %table[%r, %c] : tensor<8x8xf64>
+    linalg.yield %t : f64
+  } -> tensor<1x4x8xf64>
+  %sin_h = tensor.extract_slice %rows[0, 0, 0] [1, 4, 4] [1, 1, 1] : tensor<1x4x8xf64> to tensor<1x4x4xf64>
+  %sin_e = tensor.expand_shape %sin_h [[0], [1], [2, 3]] output_shape [1, 4, 1, 4] : tensor<1x4x4xf64> into tensor<1x4x1x4xf64>
+  %sin_i = tensor.empty() : tensor<1x4x1x4x2xf64>
+  %sin_r = linalg.generic {indexing_maps = [#rep_in, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%sin_e : tensor<1x4x1x4xf64>) outs(%sin_i : tensor<1x4x1x4x2xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    linalg.yield %in : f64
+  } -> tensor<1x4x1x4x2xf64>
+  %sin = tensor.collapse_shape %sin_r [[0], [1], [2], [3, 4]] : tensor<1x4x1x4x2xf64> into tensor<1x4x1x8xf64>
+  %cos_h = tensor.extract_slice %rows[0, 0, 4] [1, 4, 4] [1, 1, 1] : tensor<1x4x8xf64> to tensor<1x4x4xf64>
+  %cos_e = tensor.expand_shape %cos_h [[0], [1], [2, 3]] output_shape [1, 4, 1, 4] : tensor<1x4x4xf64> into tensor<1x4x1x4xf64>
+  %cos_i = tensor.empty() : tensor<1x4x1x4x2xf64>
+  %cos_r = linalg.generic {indexing_maps = [#rep_in, #id5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%cos_e : tensor<1x4x1x4xf64>) outs(%cos_i : tensor<1x4x1x4x2xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    linalg.yield %in : f64
+  } -> tensor<1x4x1x4x2xf64>
+  %cos = tensor.collapse_shape %cos_r [[0], [1], [2], [3, 4]] : tensor<1x4x1x4x2xf64> into tensor<1x4x1x8xf64>
+  %xr = tensor.extract_slice %x[0, 0, 0, 0] [1, 4, 2, 8] [1, 1, 1, 1] : tensor<1x4x2x16xf64> to tensor<1x4x2x8xf64>
+  %xp = tensor.extract_slice %x[0, 0, 0, 8] [1, 4, 2, 8] [1, 1, 1, 1] : tensor<1x4x2x16xf64> to tensor<1x4x2x8xf64>
+  %e3 = tensor.empty() : tensor<1x4x2x8xf64>
+  %xc = linalg.generic {indexing_maps = [#id4, #heads, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%xr, %cos : tensor<1x4x2x8xf64>, tensor<1x4x1x8xf64>) outs(%e3 : tensor<1x4x2x8xf64>) {
+  ^bb0(%in: f64, %in_0: f64, %out: f64):
+    %m = arith.mulf %in, %in_0 : f64
+    linalg.yield %m : f64
+  } -> tensor<1x4x2x8xf64>
+  %even = tensor.extract_slice %xr[0, 0, 0, 0] [1, 4, 2, 4] [1, 1, 1, 2] : tensor<1x4x2x8xf64> to tensor<1x4x2x4xf64>
+  %odd = tensor.extract_slice %xr[0, 0, 0, 1] [1, 4, 2, 4] [1, 1, 1, 2] : tensor<1x4x2x8xf64> to tensor<1x4x2x4xf64>
+  %e4 = tensor.empty() : tensor<1x4x2x4xf64>
+  %neg = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%odd : tensor<1x4x2x4xf64>) outs(%e4 : tensor<1x4x2x4xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %n = arith.negf %in : f64
+    linalg.yield %n : f64
+  } -> tensor<1x4x2x4xf64>
+  %a = tensor.expand_shape %neg [[0], [1], [2], [3, 4]] output_shape [1, 4, 2, 4, 1] : tensor<1x4x2x4xf64> into tensor<1x4x2x4x1xf64>
+  %b = tensor.expand_shape %even [[0], [1], [2], [3, 4]] output_shape [1, 4, 2, 4, 1] : tensor<1x4x2x4xf64> into tensor<1x4x2x4x1xf64>
+  %pair = tensor.concat dim(4) %a, %b : (tensor<1x4x2x4x1xf64>, tensor<1x4x2x4x1xf64>) -> tensor<1x4x2x4x2xf64>
+  %rot = tensor.collapse_shape %pair [[0], [1], [2], [3, 4]] : tensor<1x4x2x4x2xf64> into tensor<1x4x2x8xf64>
+  %rs = linalg.generic {indexing_maps = [#id4, #heads, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%rot, %sin : tensor<1x4x2x8xf64>, tensor<1x4x1x8xf64>) outs(%e3 : tensor<1x4x2x8xf64>) {
+  ^bb0(%in: f64, %in_0: f64, %out: f64):
+    %m = arith.mulf %in, %in_0 : f64
+    linalg.yield %m : f64
+  } -> tensor<1x4x2x8xf64>
+  %sum = linalg.generic {indexing_maps = [#id4, #id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%xc, %rs : tensor<1x4x2x8xf64>, tensor<1x4x2x8xf64>) outs(%e3 : tensor<1x4x2x8xf64>) {
+  ^bb0(%in: f64, %in_0: f64, %out: f64):
+    %s = arith.addf %in, %in_0 : f64
+    linalg.yield %s : f64
+  } -> tensor<1x4x2x8xf64>
+  %res = tensor.concat dim(3) %sum, %xp : (tensor<1x4x2x8xf64>, tensor<1x4x2x8xf64>) -> tensor<1x4x2x16xf64>
+  return %res : tensor<1x4x2x16xf64>
 }

@@ -35,6 +35,7 @@
 // STATS-NEXT: posenc-raise-rotary: 1 raised-rotary, 1 raised-partial-rotary
 // STATS-NEXT: remark: rotary raised;
 // STATS-NEXT: posenc-raise-rotary: 1 raised-rotary, 0 raised-partial-rotary
+// STATS-NEXT: posenc-raise-rotary: 0 raised-rotary, 0 raised-partial-rotary
 // STATS-NOT: posenc-raise-rotary
 
 // HF half-split RoPE on [B, H, S, D] = [1, 2, 4, 8]: x * cos + rotate_half(x)
@@ -1549,4 +1550,76 @@ func.func @partial_rotary_bad_pass(%x: tensor<1x2x4x12xf32>) -> tensor<1x2x4x12x
   %pass = tensor.extract_slice %x[0, 0, 0, 7] [1, 2, 4, 4] [1, 1, 1, 1] : tensor<1x2x4x12xf32> to tensor<1x2x4x4xf32>
   %full = tensor.concat dim(3) %res, %pass : (tensor<1x2x4x8xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x12xf32>
   return %full : tensor<1x2x4x12xf32>
+}
+
+// -----
+
+// @position_ids in f64 (fuzz finding R6, docs/testing.md): posenc.rotary
+// takes f32, f16 and bf16 only, so nothing is raised.
+// CHECK-LABEL: func.func @position_ids_f64(
+// CHECK-NOT: posenc.rotary
+// CHECK: return
+#map1 = affine_map<(d0) -> (d0)>
+#map3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#pos3 = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#freq3 = affine_map<(d0, d1, d2) -> (d2)>
+#map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#table4 = affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3)>
+func.func @position_ids_f64(%x: tensor<1x2x4x8xf64>, %pos: tensor<1x4xi64>) -> tensor<1x2x4x8xf64> {
+  %inv = arith.constant dense<[1.000000e+00, 1.000000e-01, 0.00999999977, 1.000000e-03]> : tensor<4xf64>
+  %pos3 = tensor.expand_shape %pos [[0], [1, 2]] output_shape [1, 4, 1] : tensor<1x4xi64> into tensor<1x4x1xi64>
+  %posf_init = tensor.empty() : tensor<1x4x1xf64>
+  %posf = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%pos3 : tensor<1x4x1xi64>) outs(%posf_init : tensor<1x4x1xf64>) {
+  ^bb0(%in: i64, %out: f64):
+    %y = arith.sitofp %in : i64 to f64
+    linalg.yield %y : f64
+  } -> tensor<1x4x1xf64>
+  // f = float(positions) * inv_freq; emb = concat(f, f)
+  %f_init = tensor.empty() : tensor<1x4x4xf64>
+  %f = linalg.generic {indexing_maps = [#pos3, #freq3, #map3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%posf, %inv : tensor<1x4x1xf64>, tensor<4xf64>) outs(%f_init : tensor<1x4x4xf64>) {
+  ^bb0(%in: f64, %in_0: f64, %out: f64):
+    %y = arith.mulf %in, %in_0 : f64
+    linalg.yield %y : f64
+  } -> tensor<1x4x4xf64>
+  %emb = tensor.concat dim(2) %f, %f : (tensor<1x4x4xf64>, tensor<1x4x4xf64>) -> tensor<1x4x8xf64>
+  %t_init = tensor.empty() : tensor<1x4x8xf64>
+  %cos = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%emb : tensor<1x4x8xf64>) outs(%t_init : tensor<1x4x8xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %y = math.cos %in : f64
+    linalg.yield %y : f64
+  } -> tensor<1x4x8xf64>
+  %sin = linalg.generic {indexing_maps = [#map3, #map3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%emb : tensor<1x4x8xf64>) outs(%t_init : tensor<1x4x8xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %y = math.sin %in : f64
+    linalg.yield %y : f64
+  } -> tensor<1x4x8xf64>
+  %cos4 = tensor.expand_shape %cos [[0], [1, 2], [3]] output_shape [1, 1, 4, 8] : tensor<1x4x8xf64> into tensor<1x1x4x8xf64>
+  %sin4 = tensor.expand_shape %sin [[0], [1, 2], [3]] output_shape [1, 1, 4, 8] : tensor<1x4x8xf64> into tensor<1x1x4x8xf64>
+  // x * cos + rotate_half(x) * sin, rotate_half(x) = concat(-x2, x1)
+  %o_init = tensor.empty() : tensor<1x2x4x8xf64>
+  %xc = linalg.generic {indexing_maps = [#map4, #table4, #map4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %cos4 : tensor<1x2x4x8xf64>, tensor<1x1x4x8xf64>) outs(%o_init : tensor<1x2x4x8xf64>) {
+  ^bb0(%in: f64, %in_0: f64, %out: f64):
+    %y = arith.mulf %in, %in_0 : f64
+    linalg.yield %y : f64
+  } -> tensor<1x2x4x8xf64>
+  %x1 = tensor.extract_slice %x[0, 0, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1] : tensor<1x2x4x8xf64> to tensor<1x2x4x4xf64>
+  %x2 = tensor.extract_slice %x[0, 0, 0, 4] [1, 2, 4, 4] [1, 1, 1, 1] : tensor<1x2x4x8xf64> to tensor<1x2x4x4xf64>
+  %h_init = tensor.empty() : tensor<1x2x4x4xf64>
+  %neg = linalg.generic {indexing_maps = [#map4, #map4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x2 : tensor<1x2x4x4xf64>) outs(%h_init : tensor<1x2x4x4xf64>) {
+  ^bb0(%in: f64, %out: f64):
+    %y = arith.negf %in : f64
+    linalg.yield %y : f64
+  } -> tensor<1x2x4x4xf64>
+  %rot = tensor.concat dim(3) %neg, %x1 : (tensor<1x2x4x4xf64>, tensor<1x2x4x4xf64>) -> tensor<1x2x4x8xf64>
+  %rs = linalg.generic {indexing_maps = [#map4, #table4, #map4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%rot, %sin4 : tensor<1x2x4x8xf64>, tensor<1x1x4x8xf64>) outs(%o_init : tensor<1x2x4x8xf64>) {
+  ^bb0(%in: f64, %in_0: f64, %out: f64):
+    %y = arith.mulf %in, %in_0 : f64
+    linalg.yield %y : f64
+  } -> tensor<1x2x4x8xf64>
+  %res = linalg.generic {indexing_maps = [#map4, #map4, #map4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%xc, %rs : tensor<1x2x4x8xf64>, tensor<1x2x4x8xf64>) outs(%o_init : tensor<1x2x4x8xf64>) {
+  ^bb0(%in: f64, %in_0: f64, %out: f64):
+    %y = arith.addf %in, %in_0 : f64
+    linalg.yield %y : f64
+  } -> tensor<1x2x4x8xf64>
+  return %res : tensor<1x2x4x8xf64>
 }

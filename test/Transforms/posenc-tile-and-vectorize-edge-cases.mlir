@@ -140,3 +140,29 @@ func.func @one_row_reduction_at_cap(%in: tensor<1x256xf32>, %init: tensor<1xf32>
   } -> tensor<1xf32>
   return %r : tensor<1xf32>
 }
+
+// -----
+
+// math.absi vectorized to a 2-D vector (symmetric ALiBi's |i - j|): MLIR 22's
+// math-to-llvm lowers absi on scalars and 1-D vectors only, so the pass
+// expands it to maxsi(x, 0 - x) (fuzz finding R7; executed in
+// test/Integration/exec-vector-absi.test).
+// CHECK-LABEL: func.func @absi_2d
+// CHECK-NOT: math.absi
+// CHECK: %[[D:.+]] = arith.subi %{{.+}}, %{{.+}} : vector<[[V:[0-9]+x8]]xi64>
+// CHECK: %[[N:.+]] = arith.subi %{{.+}}, %[[D]] : vector<[[V]]xi64>
+// CHECK: arith.maxsi %[[D]], %[[N]] : vector<[[V]]xi64>
+// CHECK-NOT: math.absi
+func.func @absi_2d(%init: tensor<4x8xi64>) -> tensor<4x8xi64> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%init : tensor<4x8xi64>) {
+  ^bb0(%out: i64):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %i64 = arith.index_cast %i : index to i64
+    %j64 = arith.index_cast %j : index to i64
+    %d = arith.subi %j64, %i64 : i64
+    %a = math.absi %d : i64
+    linalg.yield %a : i64
+  } -> tensor<4x8xi64>
+  return %r : tensor<4x8xi64>
+}

@@ -115,6 +115,12 @@ struct CumsumScan {
 };
 std::optional<CumsumScan> matchCumsumScan(Operation *op);
 
+/// Whether posenc's ops take `type` as their element type (f32, f16, bf16:
+/// PosEnc_FloatElement). Raising must not build ops that do not verify.
+inline bool isPosEncFloat(Type type) {
+  return isa<Float32Type, Float16Type, BFloat16Type>(type);
+}
+
 } // namespace raising
 } // namespace posenc
 } // namespace mlir
