@@ -6,8 +6,10 @@
 // query rows, against K/V tiles staged in workgroup memory. Each thread owns
 // one row's online-softmax state and a strided slice of its value channels.
 //
-// The kernel is scalar f32 arithmetic on every element type (16-bit inputs
-// are widened as they are read); the numerics are the shared emitters'.
+// f32 inputs: scalar f32 arithmetic. f16/bf16 inputs (with tensor-cores):
+// Q K^T and P V are warp-level m16n8k16 mma.sync on fragments loaded with
+// ldmatrix from the staged tiles, the softmax stays per row in f32. The
+// numerics are the shared emitters'.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,9 +25,14 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <numeric>
 
 namespace mlir {
 namespace posenc {
@@ -44,17 +51,29 @@ namespace {
 struct KernelShape {
   int64_t group, queryTile, rows, lanes, channels, keyTile, threads;
   int64_t headDim, valueDim, keyPad;
+  // Tensor cores: rows padded to the mma's 16, Q/K columns to its k of 16,
+  // V columns to its n of 8; tile rows of 16-byte multiples for ldmatrix,
+  // plus 16 bytes so that the 8 rows an ldmatrix reads hit different banks.
+  bool mma = false;
+  int64_t mmaRows = 0, qkWidth = 0, vWidth = 0;
+  int64_t qStride() const { return qkWidth + 8; }
+  int64_t vStride() const { return vWidth + 8; }
+  int64_t pStride() const { return keyTile + 8; }
 };
 
 /// Bytes of workgroup memory the tiles take.
 int64_t sharedBytes(const KernelShape &s, int64_t elementBytes) {
+  if (s.mma)
+    return elementBytes * (s.mmaRows * s.qStride() + s.keyTile * s.qStride() +
+                           s.keyTile * s.vStride() + s.mmaRows * s.pStride()) +
+           4 * s.rows * (s.keyTile + 1) + 4 * s.rows * s.vWidth;
   return elementBytes * (s.rows * s.headDim + s.keyTile * s.keyPad +
                          s.keyTile * s.valueDim) +
          4 * s.rows * (s.keyTile + 1);
 }
 
 FailureOr<KernelShape> chooseShape(AttentionOp op, int64_t threads,
-                                   int64_t budget) {
+                                   int64_t budget, bool tensorCores) {
   auto qType = cast<RankedTensorType>(op.getQuery().getType());
   auto kType = cast<RankedTensorType>(op.getKey().getType());
   auto vType = cast<RankedTensorType>(op.getValue().getType());
@@ -67,6 +86,7 @@ FailureOr<KernelShape> chooseShape(AttentionOp op, int64_t threads,
   s.headDim = qType.getDimSize(3);
   s.valueDim = vType.getDimSize(3);
   int64_t elementBytes = qType.getElementTypeBitWidth() / 8;
+  s.mma = tensorCores && isa<Float16Type, BFloat16Type>(qType.getElementType());
   // One spare 32-bit word per K row: the logit phase's threads read rows
   // Tk apart, which would otherwise hit one bank.
   s.keyPad = s.headDim + std::max<int64_t>(1, 4 / elementBytes);
@@ -76,15 +96,27 @@ FailureOr<KernelShape> chooseShape(AttentionOp op, int64_t threads,
   int64_t sq = qType.getDimSize(2);
   if (!ShapedType::isDynamic(sq))
     s.queryTile = std::min(s.queryTile, std::max<int64_t>(sq, 1));
+  // Tensor cores: whole 16-row mma tiles unless Sq is shorter.
+  int64_t unit = 16 / std::gcd<int64_t>(s.group, 16);
+  if (s.mma && (ShapedType::isDynamic(sq) || sq >= unit))
+    s.queryTile = unit * std::max<int64_t>(1, s.queryTile / unit);
   s.rows = s.group * s.queryTile;
   s.lanes = std::min(std::max(minLanes, threads / s.rows), s.valueDim);
+  // Warp-level ops need whole warps: lanes past Dv own no channel.
+  if (s.mma)
+    s.lanes = llvm::alignTo(s.lanes, 32 / std::gcd<int64_t>(s.rows, 32));
   s.threads = s.rows * s.lanes;
+  s.mmaRows = llvm::alignTo(s.rows, 16);
+  s.qkWidth = llvm::alignTo(s.headDim, 16);
+  s.vWidth = llvm::alignTo(s.valueDim, 8);
   s.channels = llvm::divideCeil(s.valueDim, s.lanes);
   if (s.threads > 1024)
     return op.emitError("posenc-attention-to-gpu: ")
            << s.threads << " threads per block (G = " << s.group << ", "
            << s.lanes << " lanes per row) exceed 1024";
-  for (s.keyTile = 64; s.keyTile > 1; s.keyTile /= 2)
+  // An mma's k (P V) and n (Q K^T) need whole 16-key tiles.
+  int64_t minKeyTile = s.mma ? 16 : 1;
+  for (s.keyTile = 64; s.keyTile > minKeyTile; s.keyTile /= 2)
     if (sharedBytes(s, elementBytes) <= budget)
       break;
   if (sharedBytes(s, elementBytes) > budget)
@@ -107,6 +139,7 @@ struct Kernel {
   // Inside the launch:
   Value batch, kvHead, qStart, tid, sq, sk, qShift;
   Value qTile, kTile, vTile, logits;
+  Value pTile, pv, warp, lane; // tensor cores only
   SmallVector<Type> sharedTypes;
 
   /// i64 position of query index `i` (< Sq) and key index `j` (< Sk).
@@ -273,12 +306,47 @@ void stageKeys(OpBuilder &b, Location loc, const Kernel &kn, Value kt,
               });
 }
 
-/// The logits of the tile: `q . k * scale + alibi`, -inf for keys past Sk
-/// and, when causal, for future keys.
+/// The logit of row `r` and key `kt + jj` from its dot product `dot`:
+/// `dot * scale + alibi`, -inf for keys past Sk and, when causal, for
+/// future keys.
+Value emitLogit(OpBuilder &b, Location loc, const Kernel &kn, Value kt, Value r,
+                Value jj, Value dot) {
+  const KernelShape &s = kn.s;
+  AttentionOp op = kn.op;
+  Value logit = arith::MulFOp::create(
+      b, loc, dot,
+      f32Const(b, loc, static_cast<float>(op.getScaleOrDefault())));
+  Value j = arith::AddIOp::create(b, loc, kt, jj);
+  Value masked =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, j, kn.sk);
+  if (kn.slopes || op.getCausal()) {
+    Value i = arith::AddIOp::create(
+        b, loc, kn.qStart,
+        arith::RemUIOp::create(b, loc, r, cIdx(b, loc, s.queryTile)));
+    Value qPos = kn.queryPosition(b, loc, clampIndex(b, loc, i, kn.sq));
+    Value kPos = kn.keyPosition(b, loc, clampIndex(b, loc, j, kn.sk));
+    if (kn.slopes) {
+      Value head = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, kn.kvHead, cIdx(b, loc, s.group)),
+          arith::DivUIOp::create(b, loc, r, cIdx(b, loc, s.queryTile)));
+      Value slope = memref::LoadOp::create(b, loc, kn.slopes, ValueRange{head});
+      logit = arith::AddFOp::create(
+          b, loc, logit,
+          emitAlibiBias(b, loc, slope, qPos, kPos, op.getAlibiForm()));
+    }
+    if (op.getCausal())
+      masked = arith::OrIOp::create(
+          b, loc, masked,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, kPos, qPos));
+  }
+  return arith::SelectOp::create(b, loc, masked, f32NegInf(b, loc), logit);
+}
+
+/// The logits of the tile, one scalar dot product per (row, key).
 void emitLogits(OpBuilder &b, Location loc, const Kernel &kn, Value kt) {
   const KernelShape &s = kn.s;
   Type f32 = b.getF32Type();
-  AttentionOp op = kn.op;
   forEachItem(
       b, loc, kn, s.rows * s.keyTile,
       [&](OpBuilder &nb, Location nloc, Value e) {
@@ -301,40 +369,7 @@ void emitLogits(OpBuilder &b, Location loc, const Kernel &kn, Value kt) {
                   db, dloc,
                   ValueRange{arith::AddFOp::create(db, dloc, acc[0], product)});
             });
-        Value logit = arith::MulFOp::create(
-            nb, nloc, dot.getResult(0),
-            f32Const(nb, nloc, static_cast<float>(op.getScaleOrDefault())));
-        Value j = arith::AddIOp::create(nb, nloc, kt, jj);
-        Value masked = arith::CmpIOp::create(
-            nb, nloc, arith::CmpIPredicate::sge, j, kn.sk);
-        if (kn.slopes || op.getCausal()) {
-          Value i = arith::AddIOp::create(
-              nb, nloc, kn.qStart,
-              arith::RemUIOp::create(nb, nloc, r, cIdx(nb, nloc, s.queryTile)));
-          Value qPos =
-              kn.queryPosition(nb, nloc, clampIndex(nb, nloc, i, kn.sq));
-          Value kPos = kn.keyPosition(nb, nloc, clampIndex(nb, nloc, j, kn.sk));
-          if (kn.slopes) {
-            Value head = arith::AddIOp::create(
-                nb, nloc,
-                arith::MulIOp::create(nb, nloc, kn.kvHead,
-                                      cIdx(nb, nloc, s.group)),
-                arith::DivUIOp::create(nb, nloc, r,
-                                       cIdx(nb, nloc, s.queryTile)));
-            Value slope =
-                memref::LoadOp::create(nb, nloc, kn.slopes, ValueRange{head});
-            logit = arith::AddFOp::create(
-                nb, nloc, logit,
-                emitAlibiBias(nb, nloc, slope, qPos, kPos, op.getAlibiForm()));
-          }
-          if (op.getCausal())
-            masked = arith::OrIOp::create(
-                nb, nloc, masked,
-                arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sgt, kPos,
-                                      qPos));
-        }
-        logit = arith::SelectOp::create(nb, nloc, masked, f32NegInf(nb, nloc),
-                                        logit);
+        Value logit = emitLogit(nb, nloc, kn, kt, r, jj, dot.getResult(0));
         memref::StoreOp::create(nb, nloc, logit, kn.logits, ValueRange{r, jj});
       });
 }
@@ -392,6 +427,272 @@ SmallVector<Value> emitRowUpdate(OpBuilder &b, Location loc, const Kernel &kn,
   return result;
 }
 
+/// Zeroes what the mma tiles hold beyond the data and no phase writes (Q
+/// rows past R, Q and K columns past D, V columns past Dv, P rows past R),
+/// so that padded products are exact zeros.
+void zeroPads(OpBuilder &b, Location loc, const Kernel &kn) {
+  const KernelShape &s = kn.s;
+  Value zero = arith::ConstantOp::create(b, loc, kn.elementType,
+                                         b.getZeroAttr(kn.elementType));
+  auto fill = [&](Value tile, int64_t row0, int64_t row1, int64_t col0,
+                  int64_t col1) {
+    int64_t width = col1 - col0;
+    if (row1 <= row0 || width <= 0)
+      return;
+    forEachItem(
+        b, loc, kn, (row1 - row0) * width,
+        [&](OpBuilder &nb, Location nloc, Value e) {
+          Value r = arith::AddIOp::create(
+              nb, nloc, cIdx(nb, nloc, row0),
+              arith::DivUIOp::create(nb, nloc, e, cIdx(nb, nloc, width)));
+          Value c = arith::AddIOp::create(
+              nb, nloc, cIdx(nb, nloc, col0),
+              arith::RemUIOp::create(nb, nloc, e, cIdx(nb, nloc, width)));
+          memref::StoreOp::create(nb, nloc, zero, tile, ValueRange{r, c});
+        });
+  };
+  fill(kn.qTile, s.rows, s.mmaRows, 0, s.qkWidth);
+  fill(kn.qTile, 0, s.rows, s.headDim, s.qkWidth);
+  fill(kn.kTile, 0, s.keyTile, s.headDim, s.qkWidth);
+  fill(kn.vTile, 0, s.keyTile, s.valueDim, s.vWidth);
+  fill(kn.pTile, s.rows, s.mmaRows, 0, s.keyTile);
+}
+
+/// The 16x16 A fragment at (row0, col0) of `tile` (ldmatrix x4: lane l
+/// gives row l % 8 of matrix l / 8, matrices at (0, 0), (8, 0), (0, 8),
+/// (8, 8)).
+Value loadFragmentA(OpBuilder &b, Location loc, const Kernel &kn, Value tile,
+                    Value row0, Value col0) {
+  Value l8 = arith::RemUIOp::create(b, loc, kn.lane, cIdx(b, loc, 8));
+  Value m = arith::DivUIOp::create(b, loc, kn.lane, cIdx(b, loc, 8));
+  Value row = arith::AddIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, row0, l8),
+      arith::MulIOp::create(b, loc,
+                            arith::RemUIOp::create(b, loc, m, cIdx(b, loc, 2)),
+                            cIdx(b, loc, 8)));
+  Value col = arith::AddIOp::create(
+      b, loc, col0,
+      arith::MulIOp::create(b, loc,
+                            arith::DivUIOp::create(b, loc, m, cIdx(b, loc, 2)),
+                            cIdx(b, loc, 8)));
+  return nvgpu::LdMatrixOp::create(
+      b, loc, VectorType::get({4, 2}, kn.elementType), tile,
+      ValueRange{row, col}, b.getBoolAttr(false), b.getI32IntegerAttr(4));
+}
+
+/// The 16x8 (k x n) B fragment from `tile` (ldmatrix x2, lanes 0-15 give
+/// the rows of matrices 0 and 1, lanes 16-31 repeat them): without
+/// `transpose` the tile's rows are B's columns (K: row n0 + l % 8, columns
+/// k0 + 8 (l / 8)); with it, B's rows (V: row k0 + l % 8 + 8 (l / 8)).
+Value loadFragmentB(OpBuilder &b, Location loc, const Kernel &kn, Value tile,
+                    Value k0, Value n0, bool transpose) {
+  Value l8 = arith::RemUIOp::create(b, loc, kn.lane, cIdx(b, loc, 8));
+  Value m8 = arith::MulIOp::create(
+      b, loc,
+      arith::RemUIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, kn.lane, cIdx(b, loc, 8)),
+          cIdx(b, loc, 2)),
+      cIdx(b, loc, 8));
+  Value row, col;
+  if (transpose) {
+    row = arith::AddIOp::create(b, loc, arith::AddIOp::create(b, loc, k0, l8),
+                                m8);
+    col = n0;
+  } else {
+    row = arith::AddIOp::create(b, loc, n0, l8);
+    col = arith::AddIOp::create(b, loc, k0, m8);
+  }
+  return nvgpu::LdMatrixOp::create(
+      b, loc, VectorType::get({2, 2}, kn.elementType), tile,
+      ValueRange{row, col}, b.getBoolAttr(transpose), b.getI32IntegerAttr(2));
+}
+
+/// `body(rowBase, colBase, owned)` for the 16x8 output blocks of an mma
+/// product with `colBlocks` blocks per 16 rows, round robin over the warps.
+/// Every warp takes the same number of steps (warp-level ops and barriers
+/// run in every thread); a warp past the last block recomputes it
+/// (`owned` false) and stores nothing.
+void forEachMmaBlock(
+    OpBuilder &b, Location loc, const Kernel &kn, int64_t colBlocks,
+    function_ref<void(OpBuilder &, Location, Value, Value, Value)> body) {
+  const KernelShape &s = kn.s;
+  int64_t blocks = s.mmaRows / 16 * colBlocks, warps = s.threads / 32;
+  scf::ForOp::create(
+      b, loc, cIdx(b, loc, 0), cIdx(b, loc, llvm::divideCeil(blocks, warps)),
+      cIdx(b, loc, 1), ValueRange{},
+      [&](OpBuilder &nb, Location nloc, Value step, ValueRange) {
+        Value raw = arith::AddIOp::create(
+            nb, nloc, kn.warp,
+            arith::MulIOp::create(nb, nloc, step, cIdx(nb, nloc, warps)));
+        Value owned = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::ult,
+                                            raw, cIdx(nb, nloc, blocks));
+        Value block =
+            arith::MinUIOp::create(nb, nloc, raw, cIdx(nb, nloc, blocks - 1));
+        Value rowBase = arith::MulIOp::create(
+            nb, nloc,
+            arith::DivUIOp::create(nb, nloc, block, cIdx(nb, nloc, colBlocks)),
+            cIdx(nb, nloc, 16));
+        Value colBase = arith::MulIOp::create(
+            nb, nloc,
+            arith::RemUIOp::create(nb, nloc, block, cIdx(nb, nloc, colBlocks)),
+            cIdx(nb, nloc, 8));
+        body(nb, nloc, rowBase, colBase, owned);
+        scf::YieldOp::create(nb, nloc);
+      });
+}
+
+/// The 16x8 product at (rowBase, colBase) of A = `a` [rows, k] and B from
+/// `bTile` over k in [0, depth): f32 accumulators of mma.sync m16n8k16.
+Value emitMmaBlock(OpBuilder &b, Location loc, const Kernel &kn, Value a,
+                   Value bTile, bool transposeB, int64_t depth, Value rowBase,
+                   Value colBase) {
+  Value acc = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(VectorType::get({2, 2}, b.getF32Type()),
+                             b.getF32FloatAttr(0.0f)));
+  for (int64_t k0 = 0; k0 < depth; k0 += 16) {
+    Value k = cIdx(b, loc, k0);
+    Value fa = loadFragmentA(b, loc, kn, a, rowBase, k);
+    Value fb = transposeB ? loadFragmentB(b, loc, kn, bTile, k, colBase, true)
+                          : loadFragmentB(b, loc, kn, bTile, k, colBase, false);
+    acc = nvgpu::MmaSyncOp::create(b, loc, fa, fb, acc,
+                                   ArrayRef<int64_t>{16, 8, 16});
+  }
+  return acc;
+}
+
+/// `store(row, col, x)` for the lane's four accumulator elements of the
+/// block at (rowBase, colBase) (rows g and g + 8, columns 2 t and 2 t + 1
+/// of group g = l / 4, t = l % 4), for rows < R of blocks the warp owns.
+void storeFragment(
+    OpBuilder &b, Location loc, const Kernel &kn, Value acc, Value rowBase,
+    Value colBase, Value owned,
+    function_ref<void(OpBuilder &, Location, Value, Value, Value)> store) {
+  Value g = arith::DivUIOp::create(b, loc, kn.lane, cIdx(b, loc, 4));
+  Value t2 = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, kn.lane, cIdx(b, loc, 4)),
+      cIdx(b, loc, 2));
+  for (int64_t i = 0; i < 2; ++i)
+    for (int64_t j = 0; j < 2; ++j) {
+      Value row = arith::AddIOp::create(
+          b, loc, rowBase,
+          arith::AddIOp::create(b, loc, g, cIdx(b, loc, 8 * i)));
+      Value col = arith::AddIOp::create(
+          b, loc, colBase, arith::AddIOp::create(b, loc, t2, cIdx(b, loc, j)));
+      Value x = vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i, j});
+      Value valid = arith::AndIOp::create(
+          b, loc, owned,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                                cIdx(b, loc, kn.s.rows)));
+      scf::IfOp::create(b, loc, valid, [&](OpBuilder &ib, Location iloc) {
+        store(ib, iloc, row, col, x);
+        scf::YieldOp::create(ib, iloc);
+      });
+    }
+}
+
+/// The tile's logits with tensor cores: Q K^T from the Q and K tiles.
+void emitLogitsMma(OpBuilder &b, Location loc, const Kernel &kn, Value kt) {
+  const KernelShape &s = kn.s;
+  forEachMmaBlock(
+      b, loc, kn, s.keyTile / 8,
+      [&](OpBuilder &nb, Location nloc, Value rowBase, Value colBase,
+          Value owned) {
+        Value acc =
+            emitMmaBlock(nb, nloc, kn, kn.qTile, kn.kTile,
+                         /*transposeB=*/false, s.qkWidth, rowBase, colBase);
+        storeFragment(
+            nb, nloc, kn, acc, rowBase, colBase, owned,
+            [&](OpBuilder &sb, Location sloc, Value r, Value jj, Value dot) {
+              memref::StoreOp::create(sb, sloc,
+                                      emitLogit(sb, sloc, kn, kt, r, jj, dot),
+                                      kn.logits, ValueRange{r, jj});
+            });
+      });
+}
+
+/// The tile's P V with tensor cores, into the f32 `pv` tile.
+void emitProductMma(OpBuilder &b, Location loc, const Kernel &kn) {
+  const KernelShape &s = kn.s;
+  forEachMmaBlock(b, loc, kn, s.vWidth / 8,
+                  [&](OpBuilder &nb, Location nloc, Value rowBase,
+                      Value colBase, Value owned) {
+                    Value acc = emitMmaBlock(nb, nloc, kn, kn.pTile, kn.vTile,
+                                             /*transposeB=*/true, s.keyTile,
+                                             rowBase, colBase);
+                    storeFragment(nb, nloc, kn, acc, rowBase, colBase, owned,
+                                  [&](OpBuilder &sb, Location sloc, Value r,
+                                      Value c, Value x) {
+                                    memref::StoreOp::create(sb, sloc, x, kn.pv,
+                                                            ValueRange{r, c});
+                                  });
+                  });
+}
+
+/// Row `r`'s softmax over the tile with tensor cores: the new max, the
+/// rescale factor of the old state and the tile's sum of exp (in f32);
+/// lane `lane` writes keys lane, lane + L, ... of P, rounded to the
+/// element type (what P V multiplies, as in FlashAttention).
+SmallVector<Value> emitRowSoftmaxMma(OpBuilder &b, Location loc,
+                                     const Kernel &kn, Value r, Value lane,
+                                     Value oldMax) {
+  const KernelShape &s = kn.s;
+  Value zero = cIdx(b, loc, 0), one = cIdx(b, loc, 1);
+  Value tileKeys = cIdx(b, loc, s.keyTile);
+  auto tileMax = scf::ForOp::create(
+      b, loc, zero, tileKeys, one, ValueRange{f32NegInf(b, loc)},
+      [&](OpBuilder &nb, Location nloc, Value jj, ValueRange acc) {
+        Value x =
+            memref::LoadOp::create(nb, nloc, kn.logits, ValueRange{r, jj});
+        scf::YieldOp::create(
+            nb, nloc,
+            ValueRange{arith::MaximumFOp::create(nb, nloc, acc[0], x)});
+      });
+  Value max = arith::MaximumFOp::create(b, loc, oldMax, tileMax.getResult(0));
+  Value alpha = emitSafeExp(b, loc, oldMax, max);
+  auto sum = scf::ForOp::create(
+      b, loc, zero, tileKeys, one, ValueRange{f32Const(b, loc, 0.0f)},
+      [&](OpBuilder &nb, Location nloc, Value jj, ValueRange acc) {
+        Value x =
+            memref::LoadOp::create(nb, nloc, kn.logits, ValueRange{r, jj});
+        Value p = emitSafeExp(nb, nloc, x, max);
+        scf::YieldOp::create(
+            nb, nloc, ValueRange{arith::AddFOp::create(nb, nloc, acc[0], p)});
+      });
+  scf::ForOp::create(
+      b, loc, lane, tileKeys, cIdx(b, loc, s.lanes), ValueRange{},
+      [&](OpBuilder &nb, Location nloc, Value jj, ValueRange) {
+        Value x =
+            memref::LoadOp::create(nb, nloc, kn.logits, ValueRange{r, jj});
+        Value p =
+            castFloat(nb, nloc, emitSafeExp(nb, nloc, x, max), kn.elementType);
+        memref::StoreOp::create(nb, nloc, p, kn.pTile, ValueRange{r, jj});
+        scf::YieldOp::create(nb, nloc);
+      });
+  return {max, alpha, sum.getResult(0)};
+}
+
+/// The thread's state after a tile with tensor cores: (max, sum * alpha +
+/// tile sum, accumulators * alpha + P V).
+SmallVector<Value> emitRowAccumulateMma(OpBuilder &b, Location loc,
+                                        const Kernel &kn, Value r, Value lane,
+                                        ValueRange softmax, ValueRange state) {
+  const KernelShape &s = kn.s;
+  Value alpha = softmax[1];
+  SmallVector<Value> next{
+      softmax[0],
+      arith::AddFOp::create(
+          b, loc, arith::MulFOp::create(b, loc, state[1], alpha), softmax[2])};
+  for (int64_t t = 0; t < s.channels; ++t) {
+    Value c = arith::AddIOp::create(b, loc, lane, cIdx(b, loc, s.lanes * t));
+    c = clampIndex(b, loc, c, cIdx(b, loc, s.valueDim));
+    Value pv = memref::LoadOp::create(b, loc, kn.pv, ValueRange{r, c});
+    next.push_back(arith::AddFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, state[2 + t], alpha), pv));
+  }
+  return next;
+}
+
 /// The kernel body at `b` (the launch's block).
 void emitKernel(OpBuilder &b, Location loc, Kernel &kn, gpu::LaunchOp launch) {
   const KernelShape &s = kn.s;
@@ -417,6 +718,13 @@ void emitKernel(OpBuilder &b, Location loc, Kernel &kn, gpu::LaunchOp launch) {
   kn.kTile = shared[1];
   kn.vTile = shared[2];
   kn.logits = shared[3];
+  if (s.mma) {
+    kn.pTile = shared[4];
+    kn.pv = shared[5];
+    kn.warp = arith::DivUIOp::create(b, loc, kn.tid, cIdx(b, loc, 32));
+    kn.lane = arith::RemUIOp::create(b, loc, kn.tid, cIdx(b, loc, 32));
+    zeroPads(b, loc, kn);
+  }
 
   stageQueries(b, loc, kn, rope);
 
@@ -455,10 +763,23 @@ void emitKernel(OpBuilder &b, Location loc, Kernel &kn, gpu::LaunchOp launch) {
         gpu::BarrierOp::create(nb, nloc);
         stageKeys(nb, nloc, kn, kt, rope);
         gpu::BarrierOp::create(nb, nloc);
-        emitLogits(nb, nloc, kn, kt);
+        if (!s.mma) {
+          emitLogits(nb, nloc, kn, kt);
+          gpu::BarrierOp::create(nb, nloc);
+          scf::YieldOp::create(nb, nloc,
+                               emitRowUpdate(nb, nloc, kn, r, lane, iter));
+          return;
+        }
+        emitLogitsMma(nb, nloc, kn, kt);
         gpu::BarrierOp::create(nb, nloc);
-        scf::YieldOp::create(nb, nloc,
-                             emitRowUpdate(nb, nloc, kn, r, lane, iter));
+        SmallVector<Value> softmax =
+            emitRowSoftmaxMma(nb, nloc, kn, r, lane, iter[0]);
+        gpu::BarrierOp::create(nb, nloc);
+        emitProductMma(nb, nloc, kn);
+        gpu::BarrierOp::create(nb, nloc);
+        scf::YieldOp::create(
+            nb, nloc,
+            emitRowAccumulateMma(nb, nloc, kn, r, lane, softmax, iter));
       });
 
   // Rows past Sq and channels past Dv write nothing.
@@ -496,8 +817,9 @@ Value readBuffer(OpBuilder &b, Location loc, Value tensor) {
 }
 
 LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
-                             int64_t threads, int64_t budget) {
-  FailureOr<KernelShape> shape = chooseShape(op, threads, budget);
+                             int64_t threads, int64_t budget,
+                             bool tensorCores) {
+  FailureOr<KernelShape> shape = chooseShape(op, threads, budget, tensorCores);
   if (failed(shape))
     return failure();
   if (op.getRopeAttr() && (op.getRopeAttr().getRotaryDim() % 2 ||
@@ -564,10 +886,19 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
     return MemRefType::get({rows, cols}, type, MemRefLayoutAttrInterface(),
                            workgroup);
   };
-  kn.sharedTypes = {tile(s.rows, s.headDim, kn.elementType),
-                    tile(s.keyTile, s.keyPad, kn.elementType),
-                    tile(s.keyTile, s.valueDim, kn.elementType),
-                    tile(s.rows, s.keyTile + 1, rewriter.getF32Type())};
+  Type f32 = rewriter.getF32Type();
+  if (s.mma)
+    kn.sharedTypes = {tile(s.mmaRows, s.qStride(), kn.elementType),
+                      tile(s.keyTile, s.qStride(), kn.elementType),
+                      tile(s.keyTile, s.vStride(), kn.elementType),
+                      tile(s.rows, s.keyTile + 1, f32),
+                      tile(s.mmaRows, s.pStride(), kn.elementType),
+                      tile(s.rows, s.vWidth, f32)};
+  else
+    kn.sharedTypes = {tile(s.rows, s.headDim, kn.elementType),
+                      tile(s.keyTile, s.keyPad, kn.elementType),
+                      tile(s.keyTile, s.valueDim, kn.elementType),
+                      tile(s.rows, s.keyTile + 1, f32)};
   Value one = cIdx(rewriter, loc, 1);
   auto launch = gpu::LaunchOp::create(
       rewriter, loc, tiles, cIdx(rewriter, loc, kType.getDimSize(1)), batch,
@@ -628,7 +959,8 @@ struct PosEncAttentionToGPUPass
     getOperation()->walk([&](AttentionOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (AttentionOp op : ops)
-      if (failed(lowerAttention(rewriter, op, threads, sharedMemory)))
+      if (failed(
+              lowerAttention(rewriter, op, threads, sharedMemory, tensorCores)))
         return signalPassFailure();
   }
 };

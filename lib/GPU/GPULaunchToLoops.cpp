@@ -36,6 +36,15 @@ LogicalResult checkLaunch(gpu::LaunchOp launch) {
   return success();
 }
 
+/// Whether a value of `type` can live in a per-thread host buffer: scalars
+/// and vectors of them (posenc-emulate-nvgpu's fragments).
+bool isCarriable(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return !vector.isScalable() &&
+           vector.getElementType().isIntOrIndexOrFloat();
+  return type.isIntOrIndexOrFloat();
+}
+
 bool containsBarrier(Operation *op) {
   return op->walk([](gpu::BarrierOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
@@ -141,7 +150,7 @@ LogicalResult ThreadSerializer::loopStateToMemory(scf::ForOp loop) {
   SmallVector<Value> ids = threadIds();
   SmallVector<Value> state;
   for (Value init : loop.getInitArgs()) {
-    if (!init.getType().isIntOrIndexOrFloat())
+    if (!isCarriable(init.getType()))
       return loop.emitError("cannot carry a ")
              << init.getType() << " across barriers on the host";
     state.push_back(newBuffer(loc, init.getType()));
@@ -207,7 +216,7 @@ LogicalResult ThreadSerializer::spill(Block &block) {
       }
       if (crossing.empty())
         continue;
-      if (!result.getType().isIntOrIndexOrFloat())
+      if (!isCarriable(result.getType()))
         return op->emitError("cannot carry a ")
                << result.getType() << " across barriers on the host";
       Value buffer = newBuffer(op->getLoc(), result.getType());

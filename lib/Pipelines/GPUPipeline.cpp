@@ -55,13 +55,18 @@ static void addLaunches(OpPassManager &pm) {
 
 /// The launches as loops over blocks and threads on the host CPU.
 static void addHostLowering(OpPassManager &pm) {
-  pm.addNestedPass<func::FuncOp>(createPosEncGPULaunchToLoops());
+  // Warp-level ops (tensor-core attention) first, as per-lane code.
+  OpPassManager &functions = pm.nest<func::FuncOp>();
+  functions.addPass(createPosEncEmulateNVGPU());
+  functions.addPass(createPosEncGPULaunchToLoops());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  // n-D vectors (emulated mma fragments) are unrolled to 1-D first.
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
@@ -88,6 +93,10 @@ static std::string getToolkitPath(const GPUPipelineOptions &options) {
 /// not take.
 static void addNVVMLowering(OpPassManager &pm,
                             const GPUPipelineOptions &options) {
+  // Tensor-core ops (attention's mma.sync, ldmatrix) first, as upstream's
+  // gpu-lower-to-nvvm-pipeline does; bf16 mma.sync is ours.
+  pm.addPass(createPosEncBF16MmaToNVVM());
+  pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertFuncToLLVMPass());

@@ -1,5 +1,7 @@
 // RUN: posenc-opt %s --split-input-file \
 // RUN:   --pass-pipeline="builtin.module(func.func(posenc-attention-to-gpu))" | FileCheck %s
+// RUN: posenc-opt %s --split-input-file \
+// RUN:   --pass-pipeline="builtin.module(func.func(posenc-attention-to-gpu{tensor-cores=false}))" | FileCheck %s --check-prefix=SCALAR
 
 // One launch per attention: grid (query tiles, kv heads, batch); a block
 // holds the G = 2 query heads of a kv head x Tq = 5 rows (R = 10), 12 lanes
@@ -40,17 +42,46 @@ func.func @gqa(%q: tensor<1x4x5x32xf32>, %k: tensor<1x2x9x32xf32>,
 // -----
 
 // A result materialized into a writable buffer (posenc-run's entry) is
-// written there; dynamic lengths come from the buffers; bf16 tiles stay
-// bf16 (K rows padded by one 32-bit word); sinks and ALiBi slopes are read
-// per query head.
+// written there; dynamic lengths come from the buffers; sinks and ALiBi
+// slopes are read per query head. bf16 on tensor cores: G = 4 heads x 16
+// rows (R = 64, whole mma tiles), 2 lanes per row (128 threads, 4 warps),
+// Tk = 32 (48 KiB); tiles Q [64, 64 + 8], K and V [32, 64 + 8] (rows of
+// 16-byte multiples plus 16 bytes), logits [64, 33] f32, P [64, 32 + 8]
+// bf16 and P V [64, 64] f32. Q K^T: ldmatrix x4 of Q and x2 of K rows, then
+// mma.sync, 4 k-steps (D = 64); P V: ldmatrix x4 of P, transposed x2 of V
+// rows, 2 k-steps (Tk = 32).
 // CHECK-LABEL: func.func @into_destination
 // CHECK-SAME: %[[DEST:[a-z0-9]+]]: memref<2x8x?x64xbf16>
 // CHECK-NOT: memref.alloc(
-// CHECK: gpu.launch
-// CHECK: memref.alloca() : memref<{{[0-9]+}}x64xbf16, #gpu.address_space<workgroup>>
-// CHECK: memref.alloca() : memref<{{[0-9]+}}x66xbf16, #gpu.address_space<workgroup>>
+// CHECK: gpu.launch {{.*}} threads({{.*}}) in ({{.*}} = %c128,
+// CHECK: %[[QT:.+]] = memref.alloca() : memref<64x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[KT:.+]] = memref.alloca() : memref<32x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: %[[VT:.+]] = memref.alloca() : memref<32x72xbf16, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() : memref<64x33xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[PT:.+]] = memref.alloca() : memref<64x40xbf16, #gpu.address_space<workgroup>>
+// CHECK: memref.alloca() : memref<64x64xf32, #gpu.address_space<workgroup>>
+// CHECK-COUNT-4: nvgpu.mma.sync(%{{.+}}, %{{.+}}, %{{.+}}) {mmaShape = [16, 8, 16]} : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: gpu.barrier
+// CHECK: arith.truncf {{.*}} : f32 to bf16
+// CHECK: gpu.barrier
+// CHECK: nvgpu.ldmatrix %[[PT]][{{.+}}] {numTiles = 4 : i32, transpose = false} : memref<64x40xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// CHECK: nvgpu.ldmatrix %[[VT]][{{.+}}] {numTiles = 2 : i32, transpose = true} : memref<32x72xbf16, #gpu.address_space<workgroup>> -> vector<2x2xbf16>
+// CHECK: nvgpu.mma.sync
+// CHECK: nvgpu.ldmatrix %[[PT]]
+// CHECK: nvgpu.ldmatrix %[[VT]]
+// CHECK: nvgpu.mma.sync
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: gpu.barrier
 // CHECK: memref.store {{.*}}, %[[DEST]]
 // CHECK-NOT: bufferization.materialize_in_destination
+// Without tensor cores, bf16 tiles stay bf16 for scalar f32 arithmetic (K
+// rows padded by one 32-bit word).
+// SCALAR-LABEL: func.func @into_destination
+// SCALAR: memref.alloca() : memref<{{[0-9]+}}x64xbf16, #gpu.address_space<workgroup>>
+// SCALAR: memref.alloca() : memref<{{[0-9]+}}x66xbf16, #gpu.address_space<workgroup>>
+// SCALAR-NOT: nvgpu.
+// SCALAR: gpu.terminator
 func.func @into_destination(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
                             %v: tensor<2x2x?x64xbf16>, %s: tensor<8xf32>,
                             %dest: memref<2x8x?x64xbf16>) {

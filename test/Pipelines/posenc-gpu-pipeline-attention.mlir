@@ -22,9 +22,21 @@
 // NVVM-NOT: nvvm.barrier0
 // NVVM-NOT: llvm.func @attention_f32_kernel
 // NVVM-LABEL: gpu.module @attention_bf16_decode_kernel
-// Decode: G = 4 rows x 32 lanes; bf16 tiles of 64 keys.
-// NVVM: @__wg_attention_bf16_decode_kernel_0() {addr_space = 3 : i32} : !llvm.array<512 x bf16>
-// NVVM: @__wg_attention_bf16_decode_kernel_1() {addr_space = 3 : i32} : !llvm.array<8320 x bf16>
+// Decode on tensor cores: G = 4 rows (padded to one 16-row mma tile) x 32
+// lanes; bf16 tiles of 64 keys: Q [16, 128 + 8], K and V [64, 128 + 8],
+// logits [4, 65] f32, P [16, 64 + 8] bf16, P V [4, 128] f32; five barriers
+// per key tile; Q K^T and P V as nvvm.mma.sync on ldmatrix fragments.
+// NVVM: @__wg_attention_bf16_decode_kernel_0() {addr_space = 3 : i32} : !llvm.array<2176 x bf16>
+// NVVM: @__wg_attention_bf16_decode_kernel_1() {addr_space = 3 : i32} : !llvm.array<8704 x bf16>
+// NVVM: @__wg_attention_bf16_decode_kernel_2() {addr_space = 3 : i32} : !llvm.array<8704 x bf16>
+// NVVM: @__wg_attention_bf16_decode_kernel_3() {addr_space = 3 : i32} : !llvm.array<260 x f32>
+// NVVM: @__wg_attention_bf16_decode_kernel_4() {addr_space = 3 : i32} : !llvm.array<1152 x bf16>
+// NVVM: @__wg_attention_bf16_decode_kernel_5() {addr_space = 3 : i32} : !llvm.array<512 x f32>
+// NVVM: llvm.func @attention_bf16_decode_kernel
+// NVVM: nvvm.ldmatrix {{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32
+// NVVM: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>
+// NVVM: nvvm.ldmatrix {{.*}} layout = #nvvm.mma_layout<col>, num = 2 : i32
+// NVVM: nvvm.mma.sync
 // NVVM-LABEL: gpu.module @attention_f16_yarn_kernel
 // NVVM-NOT: 64x64xf32
 

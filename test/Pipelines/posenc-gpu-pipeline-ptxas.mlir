@@ -14,6 +14,13 @@
 // RUN: %python %posenc_src_root/test/lib/extract_ptx.py %t/attn80.mlir %t/attn80 --ptxas=%ptxas | FileCheck %s --check-prefix=ATTN -DCHIP=sm_80
 // RUN: posenc-opt %S/Inputs/gpu-attention.mlir --pass-pipeline="builtin.module(posenc-gpu-pipeline{chip=sm_90 features=+ptx80})" -o %t/attn90.mlir
 // RUN: %python %posenc_src_root/test/lib/extract_ptx.py %t/attn90.mlir %t/attn90 --ptxas=%ptxas | FileCheck %s --check-prefix=ATTN -DCHIP=sm_90
+// 16-bit attention on tensor cores (posenc-attention-to-gpu): Q K^T and
+// P V as mma.sync m16n8k16 with f32 accumulators, fragments from ldmatrix
+// (V's transposed); f32 attention has none.
+// RUN: FileCheck %s --check-prefix=MMA -DT=bf16 < %t/attn80/attention_bf16_decode_kernel.ptx
+// RUN: FileCheck %s --check-prefix=MMA -DT=bf16 < %t/attn90/attention_bf16_decode_kernel.ptx
+// RUN: FileCheck %s --check-prefix=MMA -DT=f16 < %t/attn80/attention_f16_yarn_kernel.ptx
+// RUN: FileCheck %s --check-prefix=NOMMA < %t/attn80/attention_f32_kernel.ptx
 
 // CHECK-NOT: FAILED
 // CHECK: ptxas ok rope_kernel [[CHIP]] rope_kernel
@@ -109,6 +116,13 @@ func.func @learned(%x: tensor<2x6x16xbf16>, %t: tensor<40x16xbf16>, %p: tensor<2
 
 // Flash attention (posenc-attention-to-gpu): f32 with RoPE, ALiBi and GQA;
 // bf16 decode with sinks and dynamic keys; YaRN partial interleaved f16.
+// MMA: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// MMA: ldmatrix.sync.aligned.m8n8.x2.shared.b16
+// MMA: mma.sync.aligned.m16n8k16.row.col.f32.[[T]].[[T]].f32
+// MMA: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
+// MMA: mma.sync.aligned.m16n8k16.row.col.f32.[[T]].[[T]].f32
+// NOMMA-NOT: mma.sync
+// NOMMA-NOT: ldmatrix
 // ATTN-NOT: FAILED
 // ATTN: ptxas ok attention_f32_kernel [[CHIP]] attention_f32_kernel
 // ATTN: ptxas ok attention_bf16_decode_kernel [[CHIP]] attention_bf16_decode_kernel

@@ -21,15 +21,19 @@
 // PIPELINE: posenc-tile-to-gpu{thread-tile=1 threads=256}
 // PIPELINE: one-shot-bufferize
 // PIPELINE: posenc-map-forall-to-gpu
-// PIPELINE: gpu-kernel-outlining
+// PIPELINE: posenc-bf16-mma-to-nvvm
+// PIPELINE-NEXT: convert-nvgpu-to-nvvm
+// PIPELINE-NEXT: gpu-kernel-outlining
 // PIPELINE: nvvm-attach-target{{.*}}chip=sm_80 {{.*}}features= 
 // PIPELINE: convert-gpu-to-nvvm
 // PIPELINE: gpu-module-to-binary{{.*}}format=isa
-// Emulation runs the same launches on the host.
+// Emulation runs the same launches on the host, warp-level ops (tensor-core
+// attention) as per-lane code.
 // EMULATE: posenc-map-forall-to-gpu
 // EMULATE: gpu-launch-sink-index-computations
 // EMULATE-NEXT: )
 // EMULATE-NEXT: func.func(
+// EMULATE-NEXT: posenc-emulate-nvgpu,
 // EMULATE-NEXT: posenc-gpu-launch-to-loops
 // EMULATE-NOT: gpu-kernel-outlining
 // EMULATE: convert-to-llvm

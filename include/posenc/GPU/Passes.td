@@ -41,6 +41,15 @@ def PosEncAttentionToGPU
       Causal with default positions stops at the block's last visible key.
     - Sinks start a row's state at (max = sink, sum = 1); rows whose keys
       are all masked give 0.
+    - f16/bf16 with `tensor-cores` (the default): the logits (Q K^T) and the
+      tile's P V are warp-level `nvgpu.mma.sync` m16n8k16 products (f32
+      accumulators) on fragments loaded by `nvgpu.ldmatrix` from the tiles
+      (rows padded to 16-byte multiples plus 16 bytes; Q/K columns padded
+      with zeros to a multiple of 16, V columns to 8, rows to 16); each
+      row's softmax stays in its threads, which write P rounded to the
+      element type (what P V multiplies, as in FlashAttention) and add the
+      f32 P V to their accumulators. Blocks hold whole warps and `Tk` is at
+      least 16.
 
     The numerics are the shared emitters' (posenc/Codegen/Emitters.h,
     LoweringUtils.h): cos/sin, ALiBi bias, safe exp, normalization; the
@@ -54,7 +63,10 @@ def PosEncAttentionToGPU
            "lanes)">,
     Option<"sharedMemory", "shared-memory", "int64_t", /*default=*/"49152",
            "Workgroup memory per block, in bytes (48 KiB: no opt-in "
-           "needed)">
+           "needed)">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "f16/bf16 attention: Q K^T and P V on tensor cores "
+           "(nvgpu.mma.sync m16n8k16, sm_80 and later)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -62,7 +74,9 @@ def PosEncAttentionToGPU
     "::mlir::gpu::GPUDialect",
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect"
+    "::mlir::nvgpu::NVGPUDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 
@@ -191,6 +205,61 @@ def PosEncGPULaunchToLoops
     "::mlir::arith::ArithDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect"
+  ];
+}
+
+def PosEncEmulateNVGPU
+    : InterfacePass<"posenc-emulate-nvgpu", "mlir::FunctionOpInterface"> {
+  let summary = "Run the warp-level nvgpu ops of gpu.launch bodies as "
+                "per-thread code (for posenc-gpu-launch-to-loops)";
+  let description = [{
+    Rewrites `nvgpu.ldmatrix` and `nvgpu.mma.sync` (m16n8k16, f16 or bf16
+    operands, f32 accumulators) inside `gpu.launch` bodies into what each
+    thread of the warp computes, with the fragment layouts of the PTX ISA
+    ("Matrix fragments for mma.m16n8k16", "ldmatrix"): the lanes exchange
+    their operands through a per-warp workgroup scratch buffer between
+    barriers, and each lane computes its own elements. `ldmatrix` lanes
+    publish their row indices; each lane loads the two elements of every
+    8x8 matrix that the instruction gives it (`transpose` included).
+    `mma.sync` lanes publish their A, B and C fragments; each lane sums its
+    four D elements over k in f32.
+
+    With posenc-gpu-launch-to-loops, this runs the tensor-core kernels of
+    `posenc-attention-to-gpu` on the host, so that their fragment indexing
+    is checked against the fp64 reference on machines without a GPU
+    (`posenc-gpu-pipeline{emulate-on-host=true}`). The rounding of the
+    hardware's accumulation is not modelled (f32 sums in k order).
+
+    The launch must have a static x-only block whose size is a multiple of
+    32, and the ops must run in every thread (at the kernel's top level or
+    in `scf.for` loops): anything else is an error at the op.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::gpu::GPUDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def PosEncBF16MmaToNVVM
+    : Pass<"posenc-bf16-mma-to-nvvm"> {
+  let summary = "Lower bf16 nvgpu.mma.sync to nvvm.mma.sync";
+  let description = [{
+    MLIR 22's `convert-nvgpu-to-nvvm` lowers `nvgpu.mma.sync` on f16, tf32,
+    f64 and integer operands, not bf16 ("failed to deduce operand PTX
+    types"). This pass rewrites bf16 m16n8k16 `nvgpu.mma.sync` with f32
+    accumulators into `nvvm.mma.sync` (`mma.sync.aligned.m16n8k16.row.col.
+    f32.bf16.bf16.f32`): the A and B fragments as packed 32-bit registers
+    (a 1-D `vector.bitcast` per row), the C and D fragments as four f32
+    values. Run it
+    before `convert-nvgpu-to-nvvm`; other ops are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::NVVM::NVVMDialect",
+    "::mlir::vector::VectorDialect"
   ];
 }
 

@@ -63,6 +63,12 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
       llvm::cl::desc("Threads per block of attention kernels aimed at "
                      "(posenc-attention-to-gpu)"),
       llvm::cl::init(PosEncAttentionToGPUOptions().threads)};
+  PassOptions::Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("f16/bf16 attention on tensor cores (nvgpu.mma.sync "
+                     "m16n8k16 + ldmatrix; emulated per lane with "
+                     "emulate-on-host)"),
+      llvm::cl::init(PosEncAttentionToGPUOptions().tensorCores)};
   PassOptions::Option<bool> approximateTrig{
       *this, "approximate-trig",
       llvm::cl::desc("Polynomial f32 sin/cos of the reduced angles "
@@ -86,6 +92,7 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
   PosEncAttentionToGPUOptions getAttentionToGPUOptions() const {
     PosEncAttentionToGPUOptions options;
     options.threads = attentionThreads;
+    options.tensorCores = tensorCores;
     return options;
   }
 
