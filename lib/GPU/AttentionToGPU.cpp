@@ -27,6 +27,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -846,16 +847,27 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
   kn.slopes = readBuffer(rewriter, loc, slopes);
 
   // The result: straight into the buffer it is materialized in, when that
-  // is its only use; else a new buffer.
+  // is its only use (possibly through a tensor.cast: dynamic lengths inside
+  // a static entry); else a new buffer.
   auto resultType = cast<RankedTensorType>(op.getResult().getType());
   Operation *materialize = nullptr;
-  if (op->hasOneUse())
-    if (auto m = dyn_cast<bufferization::MaterializeInDestinationOp>(
-            *op->user_begin());
-        m && m.getWritable() && m.getRestrict() &&
+  tensor::CastOp resultCast;
+  auto onlyMaterialize = [](Value v) -> Operation * {
+    if (!v.hasOneUse())
+      return nullptr;
+    auto m =
+        dyn_cast<bufferization::MaterializeInDestinationOp>(*v.user_begin());
+    if (m && m.getWritable() && m.getRestrict() &&
         isa<MemRefType>(m.getDest().getType()) &&
         cast<MemRefType>(m.getDest().getType()).getLayout().isIdentity())
-      materialize = m;
+      return m;
+    return nullptr;
+  };
+  materialize = onlyMaterialize(op.getResult());
+  if (!materialize && op->hasOneUse())
+    if ((resultCast = dyn_cast<tensor::CastOp>(*op->user_begin())))
+      if (!(materialize = onlyMaterialize(resultCast.getResult())))
+        resultCast = nullptr;
   SmallVector<Value> sizes;
   for (auto [d, size] : llvm::enumerate(resultType.getShape()))
     if (ShapedType::isDynamic(size))
@@ -863,6 +875,11 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
   if (materialize) {
     kn.out =
         cast<bufferization::MaterializeInDestinationOp>(materialize).getDest();
+    if (resultCast)
+      kn.out = memref::CastOp::create(
+          rewriter, loc,
+          MemRefType::get(resultType.getShape(), resultType.getElementType()),
+          kn.out);
   } else {
     kn.out = memref::AllocOp::create(
         rewriter, loc,
@@ -911,6 +928,8 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
   }
   if (materialize) {
     rewriter.eraseOp(materialize);
+    if (resultCast)
+      rewriter.eraseOp(resultCast);
     rewriter.eraseOp(op);
     return success();
   }

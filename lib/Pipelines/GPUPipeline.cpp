@@ -98,6 +98,9 @@ static void addNVVMLowering(OpPassManager &pm,
   pm.addPass(createPosEncBF16MmaToNVVM());
   pm.addPass(createConvertNVGPUToNVVMPass());
   pm.addPass(createGpuKernelOutliningPass());
+  // 16-byte tiles: ldmatrix rows, vector accesses.
+  pm.nest<gpu::GPUModuleOp>().addNestedPass<gpu::GPUFuncOp>(
+      createPosEncAlignWorkgroupMemory());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(memref::createExpandStridedMetadataPass());

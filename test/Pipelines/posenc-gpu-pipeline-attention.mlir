@@ -12,10 +12,10 @@
 // NVVM-NOT: 131072
 // NVVM-LABEL: gpu.module @attention_f32_kernel
 // G = 4 heads x 8 rows, 4 lanes per row (128 threads), key tile 16.
-// NVVM: llvm.mlir.global internal @__wg_attention_f32_kernel_0() {addr_space = 3 : i32} : !llvm.array<4096 x f32>
-// NVVM: llvm.mlir.global internal @__wg_attention_f32_kernel_1() {addr_space = 3 : i32} : !llvm.array<2064 x f32>
-// NVVM: llvm.mlir.global internal @__wg_attention_f32_kernel_2() {addr_space = 3 : i32} : !llvm.array<2048 x f32>
-// NVVM: llvm.mlir.global internal @__wg_attention_f32_kernel_3() {addr_space = 3 : i32} : !llvm.array<544 x f32>
+// NVVM: llvm.mlir.global internal @__wg_attention_f32_kernel_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4096 x f32>
+// NVVM: llvm.mlir.global internal @__wg_attention_f32_kernel_1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<2064 x f32>
+// NVVM: llvm.mlir.global internal @__wg_attention_f32_kernel_2() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<2048 x f32>
+// NVVM: llvm.mlir.global internal @__wg_attention_f32_kernel_3() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<544 x f32>
 // NVVM: llvm.func @attention_f32_kernel
 // NVVM-SAME: gpu.kernel
 // NVVM-COUNT-3: nvvm.barrier0
@@ -26,12 +26,12 @@
 // lanes; bf16 tiles of 64 keys: Q [16, 128 + 8], K and V [64, 128 + 8],
 // logits [4, 65] f32, P [16, 64 + 8] bf16, P V [4, 128] f32; five barriers
 // per key tile; Q K^T and P V as nvvm.mma.sync on ldmatrix fragments.
-// NVVM: @__wg_attention_bf16_decode_kernel_0() {addr_space = 3 : i32} : !llvm.array<2176 x bf16>
-// NVVM: @__wg_attention_bf16_decode_kernel_1() {addr_space = 3 : i32} : !llvm.array<8704 x bf16>
-// NVVM: @__wg_attention_bf16_decode_kernel_2() {addr_space = 3 : i32} : !llvm.array<8704 x bf16>
-// NVVM: @__wg_attention_bf16_decode_kernel_3() {addr_space = 3 : i32} : !llvm.array<260 x f32>
-// NVVM: @__wg_attention_bf16_decode_kernel_4() {addr_space = 3 : i32} : !llvm.array<1152 x bf16>
-// NVVM: @__wg_attention_bf16_decode_kernel_5() {addr_space = 3 : i32} : !llvm.array<512 x f32>
+// NVVM: @__wg_attention_bf16_decode_kernel_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<2176 x bf16>
+// NVVM: @__wg_attention_bf16_decode_kernel_1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8704 x bf16>
+// NVVM: @__wg_attention_bf16_decode_kernel_2() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8704 x bf16>
+// NVVM: @__wg_attention_bf16_decode_kernel_3() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<260 x f32>
+// NVVM: @__wg_attention_bf16_decode_kernel_4() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1152 x bf16>
+// NVVM: @__wg_attention_bf16_decode_kernel_5() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<512 x f32>
 // NVVM: llvm.func @attention_bf16_decode_kernel
 // NVVM: nvvm.ldmatrix {{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32
 // NVVM: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>

@@ -116,6 +116,8 @@ func.func @learned(%x: tensor<2x6x16xbf16>, %t: tensor<40x16xbf16>, %p: tensor<2
 
 // Flash attention (posenc-attention-to-gpu): f32 with RoPE, ALiBi and GQA;
 // bf16 decode with sinks and dynamic keys; YaRN partial interleaved f16.
+// The tiles ldmatrix reads are 16-byte aligned (posenc-align-workgroup-memory).
+// MMA-COUNT-6: .shared .align 16 .b8
 // MMA: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // MMA: ldmatrix.sync.aligned.m8n8.x2.shared.b16
 // MMA: mma.sync.aligned.m16n8k16.row.col.f32.[[T]].[[T]].f32

@@ -24,6 +24,9 @@
 // PIPELINE: posenc-bf16-mma-to-nvvm
 // PIPELINE-NEXT: convert-nvgpu-to-nvvm
 // PIPELINE-NEXT: gpu-kernel-outlining
+// PIPELINE-NEXT: gpu.module(
+// PIPELINE-NEXT: gpu.func(
+// PIPELINE-NEXT: posenc-align-workgroup-memory{alignment=16}
 // PIPELINE: nvvm-attach-target{{.*}}chip=sm_80 {{.*}}features= 
 // PIPELINE: convert-gpu-to-nvvm
 // PIPELINE: gpu-module-to-binary{{.*}}format=isa

@@ -263,4 +263,22 @@ def PosEncBF16MmaToNVVM
   ];
 }
 
+def PosEncAlignWorkgroupMemory
+    : Pass<"posenc-align-workgroup-memory", "::mlir::gpu::GPUFuncOp"> {
+  let summary = "Align the workgroup attributions of GPU kernels";
+  let description = [{
+    Sets `llvm.align` on every workgroup attribution of a `gpu.func` that has
+    none, so that the `addrspace(3)` globals NVVM makes of them start on an
+    `alignment`-byte boundary. Without it a bf16 tile is 2-byte aligned, and
+    the 16-byte rows that `ldmatrix` (tensor-core attention) reads would be
+    misaligned on the device, which ptxas does not check. Runs after
+    `gpu-kernel-outlining` (a `gpu.launch` carries no attribution
+    attributes).
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+           "Alignment in bytes (a power of two)">
+  ];
+}
+
 #endif // POSENC_GPU_PASSES_TD
