@@ -14,6 +14,7 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -25,9 +26,28 @@
 using namespace mlir;
 using namespace mlir::posenc;
 
+/// Whether `alloc` is a small temporary of a kernel's threads (a runtime
+/// check's flag): inside an scf.forall nest or a gpu.launch, static, rank
+/// <= 1, at most 1 KiB (promote-buffers-to-stack's own limits). Host
+/// temporaries stay allocations: host stack memory handed to a kernel
+/// cannot be read on a GPU.
+static bool isKernelTemporary(Value alloc) {
+  Operation *op = alloc.getDefiningOp();
+  auto type = dyn_cast<MemRefType>(alloc.getType());
+  if (!op || !type || !type.hasStaticShape() || type.getRank() > 1 ||
+      (!op->getParentOfType<scf::ForallOp>() &&
+       !op->getParentOfType<gpu::LaunchOp>()))
+    return false;
+  Type element = type.getElementType();
+  int64_t bits = isa<IndexType>(element)  ? 64
+                 : element.isIntOrFloat() ? element.getIntOrFloatBitWidth()
+                                          : 0;
+  return bits > 0 && type.getNumElements() * bits <= 1024 * 8;
+}
+
 /// Buffers in place, as on the CPU; the small temporaries a kernel's
-/// threads make (a runtime check's flag) go on the stack, since kernels
-/// cannot call the host's allocator.
+/// threads make go on the stack, since kernels cannot call the host's
+/// allocator.
 static void addBufferization(OpPassManager &pm) {
   pm.addPass(createPosEncExpandDestinations());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
@@ -38,7 +58,7 @@ static void addBufferization(OpPassManager &pm) {
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
-      bufferization::createPromoteBuffersToStackPass());
+      bufferization::createPromoteBuffersToStackPass(isKernelTemporary));
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
 }
