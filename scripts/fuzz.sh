@@ -14,7 +14,11 @@
 #                                   a fixed number of inputs (pass 8000,
 #                                   hf-config 40000, npy 1000000), capped at
 #                                   ${POSENC_FUZZ_SECONDS:-50} s each (npy a
-#                                   third of that): a CI failure replays here
+#                                   third of that) once the seeds are loaded
+#                                   (the pass fuzzer's ~17k seeds, every test
+#                                   case for every target, take ~12 min
+#                                   under ASan on 2 cores and are not
+#                                   capped): a CI failure replays here
 #                                   with the same seed (a random seed made CI
 #                                   fail by chance; searching is --long's job)
 #   scripts/fuzz.sh --long HOURS [TARGET...]

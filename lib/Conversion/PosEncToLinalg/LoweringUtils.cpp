@@ -14,7 +14,17 @@ using namespace mlir::posenc;
 
 SmallVector<OpFoldResult> mlir::posenc::getSizes(OpBuilder &b, Location loc,
                                                  Value tensor) {
-  return tensor::getMixedSizes(b, loc, tensor);
+  // Static exactly where the type is (not tensor::getMixedSizes, which folds
+  // tensor.dim of a cast from a static tensor into a constant): types built
+  // from these sizes must agree with the operands' types.
+  auto type = cast<RankedTensorType>(tensor.getType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0, e = type.getRank(); d < e; ++d)
+    sizes.push_back(type.isDynamicDim(d)
+                        ? OpFoldResult(tensor::DimOp::create(b, loc, tensor, d)
+                                           .getResult())
+                        : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+  return sizes;
 }
 
 Value mlir::posenc::emptyLike(OpBuilder &b, Location loc,

@@ -75,3 +75,24 @@ func.func @attention_static_result_dim(%q: tensor<1x4x?x8xf32>, %k: tensor<1x4x?
   %o = posenc.attention %q, %k, %k : tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32>, tensor<1x4x?x8xf32> -> tensor<1x4x3x8xf32>
   return %o : tensor<1x4x3x8xf32>
 }
+
+// -----
+
+// Dynamic lengths that fold to constants (tensor.cast from static tensors,
+// GQA 4/2): the grouped view of Q was typed from the folded sizes (static 6)
+// while Q's type is dynamic, an expand_shape that does not verify (found by
+// posenc-pass-fuzzer on test/GPU/posenc-attention-to-gpu.mlir's
+// @cast_into_destination). Sizes are now static exactly where the types are.
+// CHECK-LABEL: func.func @attention_lengths_from_casts
+// CHECK: tensor.expand_shape %{{.+}} {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 2, 2, %{{.+}}, 32] : tensor<1x4x?x32xbf16> into tensor<1x2x2x?x32xbf16>
+// CHECK: return
+func.func @attention_lengths_from_casts(%q: tensor<1x4x6x32xbf16>, %k: tensor<1x2x6x32xbf16>,
+                                        %v: tensor<1x2x6x32xbf16>) -> tensor<1x4x6x32xbf16> {
+  %qd = tensor.cast %q : tensor<1x4x6x32xbf16> to tensor<1x4x?x32xbf16>
+  %kd = tensor.cast %k : tensor<1x2x6x32xbf16> to tensor<1x2x?x32xbf16>
+  %vd = tensor.cast %v : tensor<1x2x6x32xbf16> to tensor<1x2x?x32xbf16>
+  %o = posenc.attention %qd, %kd, %vd causal
+      : tensor<1x4x?x32xbf16>, tensor<1x2x?x32xbf16>, tensor<1x2x?x32xbf16> -> tensor<1x4x?x32xbf16>
+  %os = tensor.cast %o : tensor<1x4x?x32xbf16> to tensor<1x4x6x32xbf16>
+  return %os : tensor<1x4x6x32xbf16>
+}
