@@ -375,14 +375,12 @@ void emitLogits(OpBuilder &b, Location loc, const Kernel &kn, Value kt) {
       });
 }
 
-/// One thread's online-softmax step over the tile: `state` is (max, sum,
-/// C accumulators) of row `r`; channel `t` of the thread is `lane + L * t`.
-SmallVector<Value> emitRowUpdate(OpBuilder &b, Location loc, const Kernel &kn,
-                                 Value r, Value lane, ValueRange state) {
-  const KernelShape &s = kn.s;
-  Type f32 = b.getF32Type();
+/// Row `r`'s running max after the tile's logits and the factor that
+/// rescales the state kept under `oldMax`.
+std::pair<Value, Value> emitTileMax(OpBuilder &b, Location loc,
+                                    const Kernel &kn, Value r, Value oldMax) {
   Value zero = cIdx(b, loc, 0), one = cIdx(b, loc, 1);
-  Value tileKeys = cIdx(b, loc, s.keyTile);
+  Value tileKeys = cIdx(b, loc, kn.s.keyTile);
   auto tileMax = scf::ForOp::create(
       b, loc, zero, tileKeys, one, ValueRange{f32NegInf(b, loc)},
       [&](OpBuilder &nb, Location nloc, Value jj, ValueRange acc) {
@@ -392,8 +390,20 @@ SmallVector<Value> emitRowUpdate(OpBuilder &b, Location loc, const Kernel &kn,
             nb, nloc,
             ValueRange{arith::MaximumFOp::create(nb, nloc, acc[0], x)});
       });
-  Value max = arith::MaximumFOp::create(b, loc, state[0], tileMax.getResult(0));
-  Value alpha = emitSafeExp(b, loc, state[0], max);
+  Value max = arith::MaximumFOp::create(b, loc, oldMax, tileMax.getResult(0));
+  return {max, emitSafeExp(b, loc, oldMax, max)};
+}
+
+/// One thread's online-softmax step over the tile: `state` is (max, sum,
+/// C accumulators) of row `r`; channel `t` of the thread is `lane + L * t`.
+SmallVector<Value> emitRowUpdate(OpBuilder &b, Location loc, const Kernel &kn,
+                                 Value r, Value lane, ValueRange state) {
+  const KernelShape &s = kn.s;
+  Type f32 = b.getF32Type();
+  Value zero = cIdx(b, loc, 0), one = cIdx(b, loc, 1);
+  Value tileKeys = cIdx(b, loc, s.keyTile);
+  Value max, alpha;
+  std::tie(max, alpha) = emitTileMax(b, loc, kn, r, state[0]);
   // Rescaled first, then the tile's terms added key by key: the CPU flash
   // loop's order.
   SmallVector<Value> init;
@@ -640,17 +650,8 @@ SmallVector<Value> emitRowSoftmaxMma(OpBuilder &b, Location loc,
   const KernelShape &s = kn.s;
   Value zero = cIdx(b, loc, 0), one = cIdx(b, loc, 1);
   Value tileKeys = cIdx(b, loc, s.keyTile);
-  auto tileMax = scf::ForOp::create(
-      b, loc, zero, tileKeys, one, ValueRange{f32NegInf(b, loc)},
-      [&](OpBuilder &nb, Location nloc, Value jj, ValueRange acc) {
-        Value x =
-            memref::LoadOp::create(nb, nloc, kn.logits, ValueRange{r, jj});
-        scf::YieldOp::create(
-            nb, nloc,
-            ValueRange{arith::MaximumFOp::create(nb, nloc, acc[0], x)});
-      });
-  Value max = arith::MaximumFOp::create(b, loc, oldMax, tileMax.getResult(0));
-  Value alpha = emitSafeExp(b, loc, oldMax, max);
+  Value max, alpha;
+  std::tie(max, alpha) = emitTileMax(b, loc, kn, r, oldMax);
   auto sum = scf::ForOp::create(
       b, loc, zero, tileKeys, one, ValueRange{f32Const(b, loc, 0.0f)},
       [&](OpBuilder &nb, Location nloc, Value jj, ValueRange acc) {

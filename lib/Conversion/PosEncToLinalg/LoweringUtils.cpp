@@ -20,10 +20,10 @@ SmallVector<OpFoldResult> mlir::posenc::getSizes(OpBuilder &b, Location loc,
   auto type = cast<RankedTensorType>(tensor.getType());
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0, e = type.getRank(); d < e; ++d)
-    sizes.push_back(type.isDynamicDim(d)
-                        ? OpFoldResult(tensor::DimOp::create(b, loc, tensor, d)
-                                           .getResult())
-                        : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
+    sizes.push_back(
+        type.isDynamicDim(d)
+            ? OpFoldResult(tensor::DimOp::create(b, loc, tensor, d).getResult())
+            : OpFoldResult(b.getIndexAttr(type.getDimSize(d))));
   return sizes;
 }
 
