@@ -204,6 +204,10 @@ private:
   LoopState emitUpdate(const LoopState &state, SmallVectorImpl<Value> &alpha);
   /// acc = acc * alpha + probabilities . V.
   Value emitValues(Value acc, Value probs, ArrayRef<Value> alpha);
+  /// emitValues for rows [r0, r0 + rowBlock), `width` value chunks at a time.
+  Value emitValueBlock(Value acc, Value probs, ArrayRef<Value> alpha,
+                       int64_t r0, int64_t rowBlock, int64_t width,
+                       bool prefetch);
   LoopState emitStep(Value keys, const LoopState &state);
 
   OpBuilder &b;
@@ -426,16 +430,31 @@ LoopState DotKernel::emitUpdate(const LoopState &state,
 }
 
 Value DotKernel::emitValues(Value acc, Value probs, ArrayRef<Value> alpha) {
-  // Blocks of `width` value chunks: their rows x width accumulators stay in
+  // Blocks of rows x `width` value chunks: their accumulators stay in
   // registers over the keys (an scf.for over key groups), each V row chunk
   // feeds one FMA per row, each probability is a broadcast load. The
   // accumulators take half the registers: the V chunks and broadcasts, the
-  // rest.
+  // rest. Whole V rows (blocks of rows) before parts of rows (blocks of
+  // chunks): a block's pass then streams V rows from memory in order and
+  // the next row block finds the tile in cache; passes over parts of each
+  // row would stream K/V with gaps (measured slower, bench case c).
   int64_t registersPerVector =
       llvm::divideCeil(lanes, std::min<int64_t>(vectorWidth, 16));
   int64_t accumulators = vectorRegisters(vectorWidth) / 2 / registersPerVector;
-  int64_t width =
-      largestDivisor(valueChunks, std::max<int64_t>(1, accumulators / rows));
+  int64_t width = valueChunks, rowBlock = 1;
+  if (valueChunks <= accumulators)
+    rowBlock = largestDivisor(rows, accumulators / valueChunks);
+  else
+    width = largestDivisor(valueChunks, accumulators);
+  for (int64_t r0 = 0; r0 < rows; r0 += rowBlock)
+    acc = emitValueBlock(acc, probs, alpha, r0, rowBlock, width,
+                         /*prefetch=*/r0 == 0);
+  return acc;
+}
+
+Value DotKernel::emitValueBlock(Value acc, Value probs, ArrayRef<Value> alpha,
+                                int64_t r0, int64_t rowBlock, int64_t width,
+                                bool prefetch) {
   auto columns = scf::ForOp::create(b, loc, index(0), index(valueChunks),
                                     index(width), ValueRange{acc});
   OpBuilder::InsertionGuard guard(b);
@@ -447,7 +466,7 @@ Value DotKernel::emitValues(Value acc, Value probs, ArrayRef<Value> alpha) {
                                          index(lanes));
   };
   SmallVector<Value> init;
-  for (int64_t r = 0; r < rows; ++r)
+  for (int64_t r = r0; r < r0 + rowBlock; ++r)
     for (int64_t c = 0; c < width; ++c)
       init.push_back(arith::MulFOp::create(
           b, loc, read(accBlock, {index(r), column(c)}), alpha[r]));
@@ -462,13 +481,14 @@ Value DotKernel::emitValues(Value acc, Value probs, ArrayRef<Value> alpha) {
     for (int64_t j = 0; j < lanes; ++j) {
       Value key = add(key0, index(j));
       Value row = tileRow(key);
-      prefetchRow(valueBuffer, key, column(0), width * lanes);
+      if (prefetch)
+        prefetchRow(valueBuffer, key, column(0), width * lanes);
       SmallVector<Value> v;
       for (int64_t c = 0; c < width; ++c)
         v.push_back(read(tile.values, {zero, zero, row, column(c)}));
-      for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t r = 0; r < rowBlock; ++r) {
         Value weight = splat(tensor::ExtractOp::create(
-            b, loc, probs, ValueRange{index(r), key}));
+            b, loc, probs, ValueRange{index(r0 + r), key}));
         for (int64_t c = 0; c < width; ++c)
           sums[r * width + c] =
               vector::FMAOp::create(b, loc, weight, v[c], sums[r * width + c]);
@@ -476,10 +496,10 @@ Value DotKernel::emitValues(Value acc, Value probs, ArrayRef<Value> alpha) {
     }
     scf::YieldOp::create(b, loc, sums);
   }
-  for (int64_t r = 0; r < rows; ++r)
+  for (int64_t r = 0; r < rowBlock; ++r)
     for (int64_t c = 0; c < width; ++c)
       accBlock = write(keyGroups.getResult(r * width + c), accBlock,
-                       {index(r), column(c)});
+                       {index(r0 + r), column(c)});
   scf::YieldOp::create(b, loc, accBlock);
   return columns.getResult(0);
 }

@@ -68,7 +68,7 @@
 // CHECK: %[[VISIBLE:.+]] = arith.addi %[[QPOS]], %{{.+}} : index
 // CHECK: %[[END:.+]] = arith.minsi %{{.+}}, %[[VISIBLE]] : index
 // CHECK-NOT: posenc.rotary
-// CHECK: %[[STATE:.+]]:3 = scf.for %[[KS:[^ ]+]] = %{{[^ ]+}} to %[[END]] step %{{[^ ]+}} iter_args(%[[MAX:[^ ]+]] = %{{[^,]+}}, %[[SUM:[^ ]+]] = %{{[^,]+}}, %[[ACC:[^ ]+]] = %{{[^)]+}}) -> (tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64x64xf32>)
+// CHECK: %[[STATE:.+]]:3 = scf.for %[[KS:[^ ]+]] = %{{[^ ]+}} to %[[END]] step %{{[^ ]+}} iter_args(%[[MAX:[^ ]+]] = %{{[^,]+}}, %[[SUM:[^ ]+]] = %{{[^,]+}}, %[[ACC:[^ ]+]] = %{{[^)]+}}) -> (tensor<4x64xf32>, tensor<4x64x1xf32>, tensor<4x64x64xf32>)
 // CHECK: %[[KSLICE:.+]] = tensor.extract_slice %[[K]][%[[B]], %[[H]], %[[KS]], 0] [1, 1, 64, 64] [1, 1, 1, 1] : tensor<1x2x256x64xf32> to tensor<1x1x64x64xf32>
 // CHECK: %[[KROT:.+]] = posenc.rotary %[[KSLICE]] half_split dim 64 inv_freq(%[[F]] : tensor<32xf32>) offset(%[[KS]] : index) : tensor<1x1x64x64xf32>
 // CHECK: tensor.extract_slice %[[V]][%[[B]], %[[H]], %[[KS]], 0] [1, 1, 64, 64]
@@ -81,11 +81,13 @@
 // CHECK: arith.select
 // CHECK: outs(%[[MAX]], %{{.+}} : tensor<4x64xf32>, tensor<4x64xf32>)
 // CHECK: math.exp
-// CHECK: outs(%[[SUM]] : tensor<4x64xf32>)
+// CHECK: outs(%[[SUM]] : tensor<4x64x1xf32>)
 // CHECK: outs(%[[ACC]] : tensor<4x64x64xf32>)
-// CHECK: scf.yield %{{.+}}, %{{.+}}, %{{.+}} : tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64x64xf32>
+// CHECK: scf.yield %{{.+}}, %{{.+}}, %{{.+}} : tensor<4x64xf32>, tensor<4x64x1xf32>, tensor<4x64x64xf32>
 // CHECK-NEXT: }
-// CHECK: %[[NORM:.+]] = linalg.generic {{.*}} ins(%[[STATE]]#2, %[[STATE]]#1 : tensor<4x64x64xf32>, tensor<4x64xf32>)
+// The running sum's lanes (one without vector-width) summed once per block.
+// CHECK: %[[ROWSUM:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[STATE]]#1 : tensor<4x64x1xf32>) outs(%{{.+}} : tensor<4x64xf32>)
+// CHECK: %[[NORM:.+]] = linalg.generic {{.*}} ins(%[[STATE]]#2, %[[ROWSUM]] : tensor<4x64x64xf32>, tensor<4x64xf32>)
 // CHECK: arith.divf
 // CHECK: scf.forall.in_parallel
 // CHECK-NEXT: tensor.parallel_insert_slice %[[NORM]] into %[[SH]][%[[B]], %[[H]], 0, %[[QSTART]], 0] [1, 1, 4, 64, 64]
@@ -97,11 +99,25 @@
 // block.
 // A prefill block (G * Sq = 1024 rows) keeps the tile ops with
 // vector-width: the K tile is still packed transposed for the micro-kernel.
+// Its softmax statistics take 16 lanes: the running sum is [G, rows, 16]
+// (each lane's keys, summed across lanes after the key loop) and the tile
+// max runs per lane over chunks of 16 keys, then across the lanes, so that
+// no reduction runs along all keys with the rows in the vector lanes.
 // DOT-LABEL: func.func @causal_gqa_rope
-// DOT: scf.for
+// DOT: %[[STATE:.+]]:3 = scf.for {{.*}} -> (tensor<4x64xf32>, tensor<4x64x16xf32>, tensor<4x64x64xf32>)
 // DOT: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<64x64xf32>) outs(%{{.+}} : tensor<64x64xf32>)
 // DOT-NOT: vector.
+// DOT: %[[CHUNKS:.+]] = tensor.expand_shape %{{.+}} {{\[\[}}0], [1], [2, 3]] output_shape [4, 64, 4, 16] : tensor<4x64x64xf32> into tensor<4x64x4x16xf32>
+// DOT: %[[LANEMAX:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%[[CHUNKS]] : tensor<4x64x4x16xf32>) outs(%{{.+}} : tensor<4x64x16xf32>)
+// DOT: arith.maximumf
+// DOT: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[LANEMAX]] : tensor<4x64x16xf32>) outs(%{{.+}} : tensor<4x64xf32>)
+// DOT: math.exp
+// DOT: %[[PCHUNKS:.+]] = tensor.expand_shape %{{.+}} {{\[\[}}0], [1], [2, 3]] output_shape [4, 64, 4, 16] : tensor<4x64x64xf32> into tensor<4x64x4x16xf32>
+// DOT: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%[[PCHUNKS]] : tensor<4x64x4x16xf32>) outs(%{{.+}} : tensor<4x64x16xf32>)
+// DOT: arith.addf
 // DOT: scf.yield
+// DOT: %[[ROWSUM:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[STATE]]#1 : tensor<4x64x16xf32>) outs(%{{.+}} : tensor<4x64xf32>)
+// DOT: linalg.generic {{.*}} ins(%[[STATE]]#2, %[[ROWSUM]] : tensor<4x64x64xf32>, tensor<4x64xf32>)
 
 // PREROT-LABEL: func.func @causal_gqa_rope
 // PREROT-SAME: %[[Q:[^:]+]]: tensor<1x8x256x64xf32>, %[[K:[^:]+]]: tensor<1x2x256x64xf32>
@@ -139,7 +155,7 @@ func.func @causal_gqa_rope(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32
 // CHECK: %[[CEND:.+]] = arith.addi %[[BEGIN]], %{{.+}} : index
 // CHECK: %[[LIMIT:.+]] = arith.minsi %[[CEND]], %{{.+}} : index
 // CHECK: %[[END:.+]] = arith.minsi %[[LIMIT]], %{{.+}} : index
-// CHECK: %{{.+}}:3 = scf.for %{{[^ ]+}} = %[[BEGIN]] to %[[END]] step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x1xf32>, tensor<4x1xf32>, tensor<4x1x64xf32>)
+// CHECK: %{{.+}}:3 = scf.for %{{[^ ]+}} = %[[BEGIN]] to %[[END]] step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x1xf32>, tensor<4x1x1xf32>, tensor<4x1x64xf32>)
 // CHECK: posenc.rotary %{{.+}} : tensor<1x1x64x64xf32>
 // CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<64x64xf32>) outs(%{{.+}} : tensor<64x64xf32>)
 // CHECK: scf.yield
@@ -243,7 +259,7 @@ func.func @decode_split_keys(%q: tensor<1x8x1x64xf32>, %k: tensor<1x2x4096x64xf3
 // CHECK-NOT: arith.minsi
 // CHECK: scf.forall
 // CHECK-NOT: arith.minsi
-// CHECK: scf.for %{{[^ ]+}} = %{{[^ ]+}} to %{{[^ ]+}} step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64x64xf32>)
+// CHECK: scf.for %{{[^ ]+}} = %{{[^ ]+}} to %{{[^ ]+}} step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x64xf32>, tensor<4x64x1xf32>, tensor<4x64x64xf32>)
 // CHECK-NOT: arith.cmpi
 // CHECK-NOT: arith.minsi
 // CHECK: scf.yield
@@ -266,7 +282,7 @@ func.func @non_causal(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32>, %v
 // CHECK: %[[QP:.+]] = tensor.extract_slice %[[P]][%{{.+}}] [64] [1] : tensor<256xi64> to tensor<64xi64>
 // CHECK: posenc.rotary %{{.+}} positions(%[[QP]] : tensor<64xi64>) : tensor<1x4x64x64xf32>
 // CHECK-NOT: arith.minsi
-// CHECK: scf.for %{{[^ ]+}} = %{{[^ ]+}} to %{{[^ ]+}} step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64x64xf32>)
+// CHECK: scf.for %{{[^ ]+}} = %{{[^ ]+}} to %{{[^ ]+}} step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x64xf32>, tensor<4x64x1xf32>, tensor<4x64x64xf32>)
 // CHECK: posenc.rotary %{{.+}} offset(%{{.+}} : index) : tensor<1x1x64x64xf32>
 // CHECK: linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<4x64x64xf32>, tensor<64xi64>)
 // CHECK: arith.cmpi sgt
@@ -300,7 +316,7 @@ func.func @q_positions(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32>, %
 // CHECK: posenc.rotary %{{.+}} offset(%[[QPOS]] : index) : tensor<1x4x?x64xf32>
 // CHECK: %[[VISIBLE:.+]] = arith.addi %[[QPOS]], %[[QROWS]] : index
 // CHECK: %[[END:.+]] = arith.minsi %[[SK]], %[[VISIBLE]] : index
-// CHECK: scf.for %[[KS:[^ ]+]] = %{{[^ ]+}} to %[[END]] step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x?xf32>, tensor<4x?xf32>, tensor<4x?x64xf32>)
+// CHECK: scf.for %[[KS:[^ ]+]] = %{{[^ ]+}} to %[[END]] step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x?xf32>, tensor<4x?x1xf32>, tensor<4x?x64xf32>)
 // CHECK: %[[KLEFT:.+]] = arith.subi %[[SK]], %[[KS]] : index
 // CHECK: %[[KTILE:.+]] = arith.constant 64 : index
 // CHECK: %[[KROWS:.+]] = arith.minsi %[[KTILE]], %[[KLEFT]] : index
@@ -327,14 +343,16 @@ func.func @dynamic_lengths(%q: tensor<1x8x?x64xf32>, %k: tensor<1x2x?x64xf32>, %
 // CHECK: %[[MAX0:.+]] = linalg.generic {{.*}} ins(%[[BS]] : tensor<4xf32>) outs(%{{.+}} : tensor<4x64xf32>)
 // CHECK-NEXT: ^bb0(%[[IN:[^:]+]]: f32,
 // CHECK-NEXT: linalg.yield %[[IN]] : f32
-// CHECK: %[[SUM0:.+]] = linalg.generic {{.*}} ins(%[[BS]] : tensor<4xf32>) outs(%{{.+}} : tensor<4x64xf32>)
+// CHECK: %[[TERM:.+]] = linalg.generic {{.*}} ins(%[[BS]] : tensor<4xf32>) outs(%{{.+}} : tensor<4x64xf32>)
 // CHECK-NEXT: ^bb0(%[[SINK:[^:]+]]: f32,
 // CHECK: arith.cmpf oeq, %[[SINK]], %{{.+}} : f32
 // CHECK: %[[ZERO:.+]] = arith.subf %[[SINK]], %[[SINK]] : f32
 // CHECK: math.exp %[[ZERO]] : f32
 // CHECK: arith.select
+// The running sum's lane 0 (of one here) starts at the sink's term.
+// CHECK: %[[SUM0:.+]] = tensor.insert_slice %[[TERM]] into %{{.+}}[0, 0, 0] [4, 64, 1] [1, 1, 1] : tensor<4x64xf32> into tensor<4x64x1xf32>
 // CHECK-NOT: outs(%{{.+}} : tensor<4x64xf32>)
-// CHECK: scf.for %{{.+}} iter_args(%{{[^ ]+}} = %[[MAX0]], %{{[^ ]+}} = %[[SUM0]], %{{[^ ]+}} = %{{[^)]+}}) -> (tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x64x64xf32>)
+// CHECK: scf.for %{{.+}} iter_args(%{{[^ ]+}} = %[[MAX0]], %{{[^ ]+}} = %[[SUM0]], %{{[^ ]+}} = %{{[^)]+}}) -> (tensor<4x64xf32>, tensor<4x64x1xf32>, tensor<4x64x64xf32>)
 // CHECK: scf.yield
 // CHECK-NOT: %[[S]]
 // CHECK: return
