@@ -2,6 +2,9 @@
 // RUN:   canonicalize, cse, func.func(posenc-tile-and-vectorize{vector-width=16 block-elements=65536}))" | FileCheck %s
 // RUN: posenc-opt %s --split-input-file --pass-pipeline="builtin.module(convert-posenc-to-linalg, \
 // RUN:   canonicalize, cse, func.func(posenc-tile-and-vectorize{block-elements=1024}))" | FileCheck %s --check-prefix=SMALL
+// RUN: posenc-opt %s --split-input-file --pass-pipeline="builtin.module(convert-posenc-to-linalg, \
+// RUN:   canonicalize, cse, func.func(posenc-tile-and-vectorize{vector-width=8 block-elements=65536}))" | FileCheck %s --check-prefix=AVX2
+// RUN: posenc-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(posenc-tile-and-vectorize{vector-width=16 block-elements=524288}))" | FileCheck %s --check-prefix=BIG
 // RUN: not posenc-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(posenc-tile-and-vectorize{block-elements=0}))" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: error: block-elements must be positive
@@ -121,4 +124,41 @@ func.func @semi_affine_producer(%q: tensor<1x12x16x32xf32>, %k: tensor<1x4x16x32
     linalg.yield %n : f32
   } -> tensor<1x12x16x32xf32>
   return %o : tensor<1x12x16x32xf32>
+}
+
+// -----
+
+// Contraction register tiles (the flash-attention QK^T form: scores[g, i, n]
+// = sum_r q[g, i, r] * kt[r, n]): 8 rows of the innermost M dim x lanes on
+// N. With 16 lanes (AVX-512: 32 registers) a full tile takes 2 vectors of
+// lanes, 16 accumulators: vector<1x8x32> (AVX2's 8 lanes keep one vector:
+// AVX2 prefix). A reduction of 256 steps would make that tile 2^16
+// elements, over the contraction limit: it keeps one vector (@qk_d256, in
+// blocks of 32 rows: BIG prefix; the 64 Ki-iteration blocks above hold 4).
+// CHECK-LABEL: func.func @qk_d128
+// CHECK: vector.contract {{.+}} : vector<1x8x128xf32>, vector<128x32xf32> into vector<1x8x32xf32>
+// AVX2-LABEL: func.func @qk_d128
+// AVX2: vector.contract {{.+}} : vector<1x8x128xf32>, vector<128x8xf32> into vector<1x8x8xf32>
+func.func @qk_d128(%q: tensor<4x64x128xf32>, %kt: tensor<128x64xf32>, %init: tensor<4x64x64xf32>) -> tensor<4x64x64xf32> {
+  %s = linalg.generic {indexing_maps = [affine_map<(g, i, n, r) -> (g, i, r)>, affine_map<(g, i, n, r) -> (r, n)>, affine_map<(g, i, n, r) -> (g, i, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %kt : tensor<4x64x128xf32>, tensor<128x64xf32>) outs(%init : tensor<4x64x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64x64xf32>
+  return %s : tensor<4x64x64xf32>
+}
+
+// BIG-LABEL: func.func @qk_d128
+// BIG: vector.contract {{.+}} : vector<1x8x128xf32>, vector<128x32xf32> into vector<1x8x32xf32>
+// BIG-LABEL: func.func @qk_d256
+// BIG: vector.contract {{.+}} : vector<1x8x256xf32>, vector<256x16xf32> into vector<1x8x16xf32>
+func.func @qk_d256(%q: tensor<4x64x256xf32>, %kt: tensor<256x64xf32>, %init: tensor<4x64x64xf32>) -> tensor<4x64x64xf32> {
+  %s = linalg.generic {indexing_maps = [affine_map<(g, i, n, r) -> (g, i, r)>, affine_map<(g, i, n, r) -> (r, n)>, affine_map<(g, i, n, r) -> (g, i, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%q, %kt : tensor<4x64x256xf32>, tensor<256x64xf32>) outs(%init : tensor<4x64x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %m = arith.mulf %a, %b : f32
+    %r = arith.addf %c, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<4x64x64xf32>
+  return %s : tensor<4x64x64xf32>
 }
