@@ -44,6 +44,11 @@ struct Problem {
   /// [Hq] f32 attention sinks, or null.
   Value sinks;
   bool rotateKeysInKernel;
+  /// With in-kernel rotation of keys at default positions: the [Sk,
+  /// rotary_dim/2] f32 cos/sin of every key position (attention factor
+  /// applied), computed once and read by the key tiles' rotations; null when
+  /// each tile computes its own rows.
+  Value keyCos, keySin;
   /// Key tiles past the last query position of a block can be skipped.
   bool skipFutureKeys;
 };

@@ -134,6 +134,42 @@ Value rotateTile(OpBuilder &b, Location loc, const Problem &p, Value tile,
       MRopeLayoutAttr());
 }
 
+/// posenc.rotary of a [1, 1, rows, D] key tile from `start` with rows of the
+/// problem's key cos/sin tables.
+Value rotateTileFromTables(OpBuilder &b, Location loc, const Problem &p,
+                           Value tile, Value start) {
+  RopeAttr rope = p.op.getRopeAttr();
+  return RotaryOp::create(b, loc, tile.getType(), tile, Value(), p.keyCos,
+                          p.keySin, Value(), start, Value(), rope.getLayout(),
+                          rope.getRotaryDim(), IntegerAttr(),
+                          DenseI64ArrayAttr(), MRopeLayoutAttr());
+}
+
+/// The cos/sin tables [Sk, rotary_dim/2] of key positions 0 .. Sk - 1 (the
+/// values posenc.rotary's lowering computes per tile: same emitters).
+std::pair<Value, Value> emitKeyTables(OpBuilder &b, Location loc,
+                                      const Problem &p) {
+  MLIRContext *ctx = b.getContext();
+  int64_t half = p.op.getRopeAttr().getRotaryDim() / 2;
+  SmallVector<OpFoldResult> sizes{p.keys, b.getIndexAttr(half)};
+  Value attentionFactor = p.op.getAttentionFactor();
+  Type f32 = b.getF32Type();
+  AffineMap id = b.getMultiDimIdentityMap(2);
+  Value cosInit = emptyLike(b, loc, sizes, f32);
+  Value sinInit = emptyLike(b, loc, sizes, f32);
+  auto tables = linalg::GenericOp::create(
+      b, loc, TypeRange{cosInit.getType(), sinInit.getType()},
+      ValueRange{p.op.getInvFreq()}, ValueRange{cosInit, sinInit},
+      ArrayRef<AffineMap>{mapOf(ctx, 2, {1}), id, id}, parallelIterators(2),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value pos = emitPosition(nb, nloc, linalg::IndexOp::create(nb, nloc, 0),
+                                 Value());
+        auto [cos, sin] = emitCosSin(nb, nloc, pos, args[0], attentionFactor);
+        linalg::YieldOp::create(nb, nloc, ValueRange{cos, sin});
+      });
+  return {tables.getResult(0), tables.getResult(1)};
+}
+
 /// [1, H, rows, D] -> [H, rows, D].
 Value dropBatch(OpBuilder &b, Location loc, Value tile) {
   return tensor::CollapseShapeOp::create(
@@ -345,7 +381,9 @@ KeyTile flash::sliceKeyTile(OpBuilder &b, Location loc, const Problem &p,
   tile.keys =
       sliceHeads(b, loc, keys, block.batch, block.head, 1, start, tile.rows);
   Value kPositionsAll = p.op.getKPositions();
-  if (p.rotateKeysInKernel) {
+  if (p.keyCos) {
+    tile.keys = rotateTileFromTables(b, loc, p, tile.keys, start);
+  } else if (p.rotateKeysInKernel) {
     Value positions = kPositionsAll
                           ? slicePositions(b, loc, kPositionsAll, block.batch,
                                            start, tile.rows, /*keepBatch=*/true)
@@ -643,6 +681,12 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
   }
   TileExtent keyTile =
       chooseExtent(sk, std::min(keyTileSize, chunk), splitKeys ? chunk : 0);
+  // Blocks of many rows (prefill) rotate each key tile once per query block
+  // and kv head: its cos/sin come from tables of every key position,
+  // computed once (a few percent of bench case a when each rotation computed
+  // its own); a decode block rotates each tile once.
+  if (p.rotateKeysInKernel && !op.getKPositions() && !fewRows)
+    std::tie(p.keyCos, p.keySin) = emitKeyTables(rewriter, loc, p);
 
   OpFoldResult one = rewriter.getIndexAttr(1), zero = rewriter.getIndexAttr(0);
   OpFoldResult hkv = rewriter.getIndexAttr(p.kvHeads);

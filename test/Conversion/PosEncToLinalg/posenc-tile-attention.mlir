@@ -51,12 +51,19 @@
 //   the diagonal are not visited; the online-softmax state (running max, sum
 //   and accumulator) is its three iter_args, updated in place;
 // - each [1, 1, 64, 64] key tile is rotated at its positions inside the loop
+//   (cos/sin rows read from tables of every key position, computed once)
 //   and packed as [D, keys] (a transposing generic, widened to f32) for the [G, 64, 64] scores;
 // - the causal mask comes from indices; the normalized block is inserted
 //   into [B, Hkv, G, Sq, Dv], collapsed to [B, Hq, Sq, Dv].
 // CHECK: #[[$TRANSPOSED:.+]] = affine_map<(d0, d1) -> (d1, d0)>
 // CHECK-LABEL: func.func @causal_gqa_rope
 // CHECK-SAME: %[[Q:[^:]+]]: tensor<1x8x256x64xf32>, %[[K:[^:]+]]: tensor<1x2x256x64xf32>, %[[V:[^:]+]]: tensor<1x2x256x64xf32>, %[[F:[^:]+]]: tensor<32xf32>
+// CHECK-NOT: posenc.rotary
+// The cos/sin of every key position, once, before the forall (angles
+// reduced as in posenc.rotary's lowering).
+// CHECK: %[[TABLES:.+]]:2 = linalg.generic {{.*}} ins(%[[F]] : tensor<32xf32>) outs(%{{.+}}, %{{.+}} : tensor<256x32xf32>, tensor<256x32xf32>)
+// CHECK: math.cos %{{.+}} {posenc.reduced_angle} : f32
+// CHECK: math.sin %{{.+}} {posenc.reduced_angle} : f32
 // CHECK-NOT: posenc.rotary
 // CHECK: %[[OUT:.+]] = scf.forall (%[[B:[^,]+]], %[[H:[^,]+]], %[[T:[^,]+]], %{{[^)]+}}) in (1, 2, %{{[^,]+}}, 1) shared_outs(%[[SH:[^ ]+]] = %{{[^)]+}}) -> (tensor<1x2x4x256x64xf32>)
 // CHECK: %[[QSTART:.+]] = arith.muli %[[T]], %{{.+}} : index
@@ -70,7 +77,7 @@
 // CHECK-NOT: posenc.rotary
 // CHECK: %[[STATE:.+]]:3 = scf.for %[[KS:[^ ]+]] = %{{[^ ]+}} to %[[END]] step %{{[^ ]+}} iter_args(%[[MAX:[^ ]+]] = %{{[^,]+}}, %[[SUM:[^ ]+]] = %{{[^,]+}}, %[[ACC:[^ ]+]] = %{{[^)]+}}) -> (tensor<4x64xf32>, tensor<4x64x1xf32>, tensor<4x64x64xf32>)
 // CHECK: %[[KSLICE:.+]] = tensor.extract_slice %[[K]][%[[B]], %[[H]], %[[KS]], 0] [1, 1, 64, 64] [1, 1, 1, 1] : tensor<1x2x256x64xf32> to tensor<1x1x64x64xf32>
-// CHECK: %[[KROT:.+]] = posenc.rotary %[[KSLICE]] half_split dim 64 inv_freq(%[[F]] : tensor<32xf32>) offset(%[[KS]] : index) : tensor<1x1x64x64xf32>
+// CHECK: %[[KROT:.+]] = posenc.rotary %[[KSLICE]] half_split dim 64 cos_sin(%[[TABLES]]#0, %[[TABLES]]#1 : tensor<256x32xf32>, tensor<256x32xf32>) offset(%[[KS]] : index) : tensor<1x1x64x64xf32>
 // CHECK: tensor.extract_slice %[[V]][%[[B]], %[[H]], %[[KS]], 0] [1, 1, 64, 64]
 // CHECK: %[[KTILE:.+]] = tensor.collapse_shape %[[KROT]] {{\[\[}}0, 1, 2], [3]] : tensor<1x1x64x64xf32> into tensor<64x64xf32>
 // The K tile packed transposed ([D, n], f32): a 2-D generic whose input map
