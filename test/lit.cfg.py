@@ -60,6 +60,16 @@ if python_has("numpy", "onnx", "onnxruntime"):
 if "-fsanitize=address" in getattr(config, "posenc_cxx_flags", ""):
     config.available_features.add("asan")
 
+# AVX-512 BF16 (vdpbf16ps): code built with posenc-cpu-pipeline's
+# attention-bf16-dot-products runs only on such CPUs.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        if any(line.startswith("flags") and "avx512_bf16" in line.split()
+               for line in cpuinfo):
+            config.available_features.add("avx512bf16")
+except OSError:
+    pass
+
 # The OpenMP runtime the JIT loads for code lowered through the omp dialect.
 if os.path.exists(os.path.join(config.llvm_lib_dir, "libomp.so")):
     config.available_features.add("libomp")

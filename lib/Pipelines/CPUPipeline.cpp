@@ -80,7 +80,8 @@ static void addLoopsAndVectors(OpPassManager &pm,
         createPosEncNontemporalStores(options.getNontemporalStoresOptions()));
 }
 
-static void addLLVMLowering(OpPassManager &pm) {
+static void addLLVMLowering(OpPassManager &pm,
+                            const CPUPipelineOptions &options) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -91,6 +92,8 @@ static void addLLVMLowering(OpPassManager &pm) {
       vector::VectorContractLowering::OuterProduct;
   vectorToLLVM.vectorTransposeLowering =
       vector::VectorTransposeLowering::Shuffle16x16;
+  // x86vector.avx512.dot (bf16 attention scores) to its LLVM intrinsic.
+  vectorToLLVM.x86Vector = options.attentionBF16DotProducts;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
@@ -111,11 +114,12 @@ void mlir::posenc::buildCPUPipeline(OpPassManager &pm,
   lowering.attentionKeyTile = options.attentionKeyTile;
   lowering.attentionPrerotateKeys = options.attentionPrerotateKeys;
   lowering.attentionVectorWidth = options.attentionVectorWidth;
+  lowering.attentionBF16DotProducts = options.attentionBF16DotProducts;
   buildPosEncToLinalgPipeline(pm, lowering);
   addTensorCodegen(pm, options);
   addBufferization(pm);
   addLoopsAndVectors(pm, options);
-  addLLVMLowering(pm);
+  addLLVMLowering(pm, options);
 }
 
 void mlir::posenc::registerCPUPipeline() {

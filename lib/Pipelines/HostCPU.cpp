@@ -20,6 +20,7 @@ HostCPU mlir::posenc::detectHostCPU() {
     host.vectorBytes = 64;
   else if (features.lookup("avx"))
     host.vectorBytes = 32;
+  host.avx512bf16 = features.lookup("avx512bf16");
 #if defined(_SC_LEVEL2_CACHE_SIZE) // glibc; 0 or -1 when unknown
   host.l2Bytes = std::max<long>(sysconf(_SC_LEVEL2_CACHE_SIZE), 0);
   if (long line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE); line > 0)
@@ -34,6 +35,7 @@ void mlir::posenc::setHostDefaults(CPUPipelineOptions &options,
   options.vectorWidth =
       std::max(host.cacheLineBytes, host.vectorBytes) / kF32Bytes;
   options.attentionVectorWidth = host.vectorBytes / kF32Bytes;
+  options.attentionBF16DotProducts = host.avx512bf16;
   // Cache sizes are only trusted when they are plausible powers of two
   // between 128 KiB and 16 MiB (some VMs report nonsense).
   int64_t l2 = host.l2Bytes;

@@ -26,6 +26,7 @@ void mlir::posenc::buildPosEncToLinalgPipeline(
     attention.prerotateKeys = options.attentionPrerotateKeys;
     attention.minScores = options.attentionMinScores;
     attention.vectorWidth = options.attentionVectorWidth;
+    attention.bf16DotProducts = options.attentionBF16DotProducts;
     nested.addPass(createPosEncTileAttention(attention));
   }
   nested.addPass(createConvertPosEncToLinalg());

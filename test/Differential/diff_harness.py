@@ -60,7 +60,7 @@ Pipeline options (per group): posenc-cpu-pipeline{vector-width=W
 block-elements=E openmp=O approximate-trig=A approximate-exp=X
 nontemporal-stores=N nontemporal-min-bytes=M flash-attention=F
 attention-query-tile=QT attention-key-tile=KT attention-prerotate-keys=P
-attention-vector-width=AV} and
+attention-vector-width=AV attention-bf16-dot-products=BD} and
 posenc-run --threads T. W from VECTOR_WIDTHS (or --vector-widths); E tiny
 (8-64: many blocks, remainder tiles), small (65-4096) or the default 262144;
 O, A, X on or off; T 1 or 2; N off, on, or on with M from MIN_BYTES (the
@@ -70,7 +70,9 @@ ATTENTION_QUERY_TILES, KT from ATTENTION_KEY_TILES (1, sizes that divide
 none or few of the drawn extents, and 64, mostly above them), P on or off,
 AV from ATTENTION_VECTOR_WIDTHS (few-row blocks: 0 the tile ops, else the
 dot-product key loop of that register width; 2 falls back to tile ops);
-QT, KT, P and AV cycle over the flash-attention groups only.
+BD on or off where this CPU has AVX-512 BF16 (bf16 decode scores as
+vdpbf16ps dot products), else off;
+QT, KT, P, AV and BD cycle over the flash-attention groups only.
 The options are a function of (S, group), so --replay compiles a case under
 the options it failed with (the REPRO line prints them).
 Each option cycles through its values in a seeded order (every value within
@@ -780,6 +782,7 @@ class Options:
     key_tile: int = 64          # attention-key-tile (flash-attention only)
     prerotate_keys: bool = False
     attention_vector_width: int = 16  # attention-vector-width (flash only)
+    bf16_dot: bool = False      # attention-bf16-dot-products (flash only)
 
     def pipeline(self):
         b = lambda v: "true" if v else "false"
@@ -789,7 +792,8 @@ class Options:
             attention += (f" attention-query-tile={self.query_tile} "
                           f"attention-key-tile={self.key_tile} "
                           f"attention-prerotate-keys={b(self.prerotate_keys)} "
-                          f"attention-vector-width={self.attention_vector_width}")
+                          f"attention-vector-width={self.attention_vector_width} "
+                          f"attention-bf16-dot-products={b(self.bf16_dot)}")
         return (f"posenc-cpu-pipeline{{vector-width={self.vector_width} "
                 f"block-elements={self.block_elements} openmp={b(self.openmp)} "
                 f"approximate-trig={b(self.approximate_trig)} "
@@ -805,11 +809,25 @@ class Options:
             options += [f"attention-query-tile={self.query_tile}",
                         f"attention-key-tile={self.key_tile}",
                         f"attention-prerotate-keys={b(self.prerotate_keys)}",
-                        f"attention-vector-width={self.attention_vector_width}"]
+                        f"attention-vector-width={self.attention_vector_width}",
+                        f"attention-bf16-dot-products={b(self.bf16_dot)}"]
         return options
 
     def describe(self):
         return f"pipeline={self.pipeline()} threads={self.threads}"
+
+
+def host_has_bf16():
+    """Whether this CPU has AVX-512 BF16 (code with vdpbf16ps runs here)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(line.startswith("flags") and "avx512_bf16" in line.split()
+                       for line in f)
+    except OSError:
+        return False
+
+
+HOST_BF16 = host_has_bf16()
 
 
 def cycled(seed, group, option, values):
@@ -853,7 +871,9 @@ def draw_options(seed, group, widths=VECTOR_WIDTHS):
         key_tile=cycled(seed, fused, 9, ATTENTION_KEY_TILES) if flash else 64,
         prerotate_keys=cycled(seed, fused, 10, (True, False)) if flash else False,
         attention_vector_width=(cycled(seed, fused, 11, ATTENTION_VECTOR_WIDTHS)
-                                if flash else 16))
+                                if flash else 16),
+        bf16_dot=(cycled(seed, fused, 12, (True, False))
+                  if flash and HOST_BF16 else False))
 
 
 # ----------------------------------------------------------------------------

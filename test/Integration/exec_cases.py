@@ -601,6 +601,77 @@ def group_attention_gpu(run, rng):
 
 
 # ----------------------------------------------------------------------------
+def group_attention_bf16_dot(run, rng):
+    """bf16 decode through the dot-product key loop with AVX-512 BF16 dot
+    products (attention-bf16-dot-products=true): vdpbf16ps sums pairs of
+    exact bf16 products in f32, so the error is that of f32 accumulation plus
+    the output's rounding, as with f32 FMAs (tolerance of the sinks group).
+    Head dims of 1, 2 and 4 dot products of 32 channels (and 8 lanes: 16),
+    GQA 4 and 3, MHA, key counts that leave partial key tiles and chunks,
+    RoPE in the kernel at a KV offset, ALiBi, sinks."""
+    U = 2.0 ** -24
+    cases = [
+        # (B, Hq, Hkv, Sq, Sk, D, Dv, causal, extra, lanes)
+        (1, 32, 8, 1, 2053, 128, 128, True, "rope", 16),  # Llama decode, split keys
+        (1, 8, 8, 1, 300, 64, 64, False, "alibi", 16),    # MHA, one chunk
+        (2, 12, 4, 1, 777, 32, 48, True, "sinks", 16),    # G = 3, Dv != D
+        (1, 8, 2, 2, 100, 64, 64, True, "rope", 16),      # 2 tokens, partial tile
+        (1, 4, 1, 1, 513, 128, 128, False, "", 8),        # 8 lanes (ymm)
+    ]
+    for B, Hq, Hkv, Sq, Sk, D, Dv, causal, extra, lanes in cases:
+        q_in, q = as_input(rng.uniform(-1, 1, (B, Hq, Sq, D)), "bf16")
+        k_in, k = as_input(rng.uniform(-1, 1, (B, Hkv, Sk, D)), "bf16")
+        v_in, v = as_input(rng.uniform(-1, 1, (B, Hkv, Sk, Dv)), "bf16")
+        tq, tk, tv, to = (tensor((B, Hq, Sq, D), "bf16"), tensor((B, Hkv, Sk, D), "bf16"),
+                          tensor((B, Hkv, Sk, Dv), "bf16"), tensor((B, Hq, Sq, Dv), "bf16"))
+        args = [f"%q: {tq}", f"%k: {tk}", f"%v: {tv}"]
+        inputs = [q_in, k_in, v_in]
+        clauses, pre = " causal" if causal else "", ""
+        inv64, sinks = None, None
+        if extra == "rope":
+            inv64, _ = ref.inv_freq(D, 1e4)
+            pre = f"  %inv, %af = posenc.rope_frequencies dim {D} base 1.0e4 : tensor<{D // 2}xf64>, f32\n"
+            clauses += f" rope(<layout = half_split, rotary_dim = {D}>, %inv : tensor<{D // 2}xf64>)"
+        if extra == "alibi":
+            clauses += f" alibi(<num_heads = {Hq}>)"
+        if extra == "sinks":
+            sinks = (np.log(Sk) + rng.uniform(-2, 2, Hq)).astype(np.float32)
+            args.append(f"%s: tensor<{Hq}xf32>")
+            inputs.append(sinks)
+            clauses += f" sinks(%s : tensor<{Hq}xf32>)"
+        module = (f"func.func @att({', '.join(args)}) -> {to} {{\n{pre}"
+                  f"  %o = posenc.attention %q, %k, %v{clauses} : {tq}, {tk}, {tv} -> {to}\n"
+                  f"  return %o : {to}\n}}\n")
+        expect = ref.attention(q, k, v, causal=causal, inv_freq=inv64,
+                               rotary_dim=D if inv64 is not None else None,
+                               alibi_slopes=ref.alibi_slopes(Hq) if extra == "alibi" else None,
+                               sinks=None if sinks is None else sinks.astype(np.float64))
+        shift = 0.0
+        if inv64 is not None:
+            # The kernel dots q and k rotated and rounded to bf16 (the
+            # rotary's result type, as HF rotates bf16 tensors): half an ulp
+            # on each factor moves a logit by at most EPS * scale *
+            # sum_d |q_d k_d| and an output by twice the largest such move
+            # times max|v| (the softmax's weights move by at most 2 x the
+            # largest logit move, in sum).
+            qp = np.arange(Sk - Sq, Sk)
+            qr = np.abs(ref.rotary(q, qp, inv64, token_axis=2))
+            kr = np.abs(ref.rotary(k, np.arange(Sk), inv64, token_axis=2))
+            kr = np.repeat(kr, Hq // Hkv, axis=1)
+            moved = EPS["bf16"] * D ** -0.5 * np.einsum("bhid,bhjd->bhij", qr, kr).max()
+            shift = 2.0 * moved * np.abs(v).max()
+        tol = 2e-5 + (2 * Sk + 8) * U + EPS["bf16"] * np.abs(expect) + shift
+        pipeline = (f"posenc-cpu-pipeline{{attention-vector-width={lanes} "
+                    f"attention-bf16-dot-products=true}}")
+        (y,) = run(module, inputs, pipeline=pipeline)
+        err = np.abs(as_output(y, "bf16") - expect)
+        check(f"attention-bf16-dot B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} Sk={Sk} D={D} Dv={Dv} "
+              f"causal={causal} lanes={lanes}{' ' + extra if extra else ''}",
+              bool(np.all(err <= tol)),
+              f"max err {err.max():.3g}, max err/tol {(err / tol).max():.3g}")
+
+
+# ----------------------------------------------------------------------------
 def group_semi_affine(run, rng):
     """linalg input with GQA as a `h floordiv G` map (what importers and older
     posenc emitted): tiling must not split such a dim at offsets that are not
@@ -649,6 +720,7 @@ GROUPS = {
     "sinusoidal": group_sinusoidal, "learned": group_learned, "mrope": group_mrope,
     "long-angle": group_long_angle, "attention": group_attention,
     "attention-sinks": group_attention_sinks, "attention-gpu": group_attention_gpu,
+    "attention-bf16-dot": group_attention_bf16_dot,
     "semi-affine": group_semi_affine,
 }
 

@@ -78,7 +78,11 @@ def PosEncTileAttention : Pass<"posenc-tile-attention"> {
       reduced together by a transposing shuffle tree; the softmax runs on
       those key vectors (the running sum kept per lane, reduced once per
       block) and P.V streams V rows. Keys per step: `key-tile` rounded up to
-      whole groups of lanes.
+      whole groups of lanes. With `bf16-dot-products`, bf16 scores take
+      AVX-512 BF16 dot products (`x86vector.avx512.dot`, `vdpbf16ps`): each
+      lane sums a pair of channels' exact products into f32, so a chunk
+      covers twice the channels of an f32 FMA; P.V keeps f32 probabilities
+      and widens V.
 
     Tiles are static when the extents are static and divisible by the tile
     sizes; otherwise the last tile is smaller (dynamic sizes). Attention ops
@@ -110,6 +114,12 @@ def PosEncTileAttention : Pass<"posenc-tile-attention"> {
            "4), its register blocks the register file (32 registers from 16 "
            "lanes up, else 16); 0: those blocks use linalg tile ops like the "
            "others">,
+    Option<"bf16DotProducts", "bf16-dot-products", "bool",
+           /*default=*/"false",
+           "In the dot-product key loop, bf16 Q and K rows take AVX-512 "
+           "BF16 dot products (x86vector.avx512.dot: pairs of bf16 "
+           "products summed in f32) instead of widening to f32 FMAs; the "
+           "code then needs a CPU with avx512bf16">,
     Option<"minScores", "min-scores", "int64_t", /*default=*/"0",
            "Leave attention ops whose score matrix (B x Hq x Sq x Sk) has "
            "fewer elements, or a dynamic extent, to the reference lowering; "
@@ -123,7 +133,8 @@ def PosEncTileAttention : Pass<"posenc-tile-attention"> {
     "::mlir::memref::MemRefDialect",
     "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::vector::VectorDialect",
+    "::mlir::x86vector::X86VectorDialect"
   ];
 }
 

@@ -78,6 +78,13 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
                      "blocks (posenc-tile-attention vector-width); 0: tile "
                      "ops"),
       llvm::cl::init(16)};
+  PassOptions::Option<bool> attentionBF16DotProducts{
+      *this, "attention-bf16-dot-products",
+      llvm::cl::desc("bf16 decode scores as AVX-512 BF16 dot products "
+                     "(posenc-tile-attention bf16-dot-products, lowered with "
+                     "x86vector); the code needs a CPU with avx512bf16 "
+                     "(host default: whether this one has it)"),
+      llvm::cl::init(false)};
 
   PassOptions::Option<int64_t> nontemporalMinBytes{
       *this, "nontemporal-min-bytes",

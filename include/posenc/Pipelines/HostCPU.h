@@ -30,6 +30,8 @@ struct HostCPU {
   int64_t cacheLineBytes = 64;
   /// Size of the per-core L2 cache; 0 when unknown.
   int64_t l2Bytes = 0;
+  /// AVX-512 BF16 dot products (vdpbf16ps).
+  bool avx512bf16 = false;
 };
 
 /// The CPU this process runs on (LLVM's host detection and the C library's
@@ -43,6 +45,7 @@ HostCPU detectHostCPU();
 ///  - attention-vector-width: one register of f32 (AVX-512 16, AVX2 8): the
 ///    decode attention kernel holds accumulators in registers, so its vectors
 ///    and register blocks follow the register file, not the cache line;
+///  - attention-bf16-dot-products: whether the CPU has AVX-512 BF16;
 ///  - block-elements: a block reads about one L2 of f32 input, so each
 ///    head's run of a block is long enough for the prefetchers (bench/rope:
 ///    blocks of 2 KiB per head ran 1.5x slower than 32 KiB on Zen 3, whose

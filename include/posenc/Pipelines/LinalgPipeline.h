@@ -103,6 +103,15 @@ struct PosEncLoweringOptions
                      "attention blocks (posenc-tile-attention vector-width); "
                      "0: linalg tile ops"),
       llvm::cl::init(PosEncTileAttentionOptions().vectorWidth)};
+  /// bf16 scores of the dot-product key loop as AVX-512 BF16 dot products
+  /// (x86vector.avx512.dot); posenc-cpu-pipeline passes its
+  /// attention-bf16-dot-products.
+  PassOptions::Option<bool> attentionBF16DotProducts{
+      *this, "attention-bf16-dot-products",
+      llvm::cl::desc("bf16 scores of the dot-product key loop as AVX-512 "
+                     "BF16 dot products (posenc-tile-attention "
+                     "bf16-dot-products; needs avx512bf16)"),
+      llvm::cl::init(false)};
   /// Run `canonicalize` and `cse` after the lowering.
   PassOptions::Option<bool> cleanup{
       *this, "cleanup",

@@ -39,6 +39,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 
 #include "llvm/ADT/bit.h"
 
@@ -137,6 +138,7 @@ public:
         rows(p.group * rowsPerHead), chunks(p.headDim / lanes),
         valueChunks(p.valueDim / lanes),
         groups(llvm::divideCeil(keyTile.tile, lanes)),
+        bf16Dot(static_cast<bool>(block.qNarrow)),
         exact(keyTile.full && keyTile.tile % lanes == 0),
         laneType(VectorType::get({lanes}, b.getF32Type())),
         feed(transposingFeedOrder(lanes)) {}
@@ -175,6 +177,13 @@ private:
   /// `lanes` elements of `x` from `indices` (the last one along the lanes),
   /// converted to f32.
   Value read(Value x, ValueRange indices);
+  /// `2 * lanes` bf16 elements of `x` from `indices` (the last along the
+  /// lanes), as they are: a BF16 dot product's operand.
+  Value readPairs(Value x, ValueRange indices);
+  /// The lane partials of each query row against key row `keyRow` of the
+  /// step's tile, chunk by chunk (each chunk of the key row shared by the
+  /// rows).
+  void emitRowPartials(Value keyRow, MutableArrayRef<Value> dots);
   Value write(Value vector, Value x, ValueRange indices) {
     return vector::TransferWriteOp::create(b, loc, vector, x, indices,
                                            ArrayRef<bool>{true})
@@ -216,11 +225,13 @@ private:
   const QueryBlock &block;
   TileExtent keyTile;
   int64_t lanes, vectorWidth, rowsPerHead, rows, chunks, valueChunks, groups;
+  /// Scores as AVX-512 BF16 dot products of bf16 Q and K rows.
+  bool bf16Dot;
   bool exact;
   VectorType laneType;
   SmallVector<int64_t> feed;
-  /// The block's query rows [rows, D] (f32).
-  Value q;
+  /// The block's query rows [rows, D] (f32), and in bf16 with bf16Dot.
+  Value q, qNarrow;
   /// Per step: its start, key limit and tile.
   Value start, keyLimit, lastRow;
   KeyTile tile;
@@ -256,6 +267,42 @@ Value DotKernel::read(Value x, ValueRange indices) {
   if (element.isF32())
     return vector;
   return arith::ExtFOp::create(b, loc, laneType, vector);
+}
+
+Value DotKernel::readPairs(Value x, ValueRange indices) {
+  Type bf16 = b.getBF16Type();
+  return vector::TransferReadOp::create(
+      b, loc, VectorType::get({2 * lanes}, bf16), x, indices,
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(bf16)),
+      ArrayRef<bool>{true});
+}
+
+void DotKernel::emitRowPartials(Value keyRow, MutableArrayRef<Value> dots) {
+  Value zero = index(0);
+  if (bf16Dot) {
+    // Lane l of chunk c sums channels c * 2L + 2l and + 1 (exact bf16
+    // products, f32 sums); the transposing tree then sums the lanes.
+    for (int64_t c = 0; c < p.headDim / (2 * lanes); ++c) {
+      Value column = index(c * 2 * lanes);
+      Value k = readPairs(tile.keys, {zero, zero, keyRow, column});
+      for (int64_t r = 0; r < rows; ++r) {
+        Value acc = c == 0 ? constF32(0.0f) : dots[r];
+        dots[r] = x86vector::DotBF16Op::create(
+            b, loc, laneType, acc, readPairs(qNarrow, {index(r), column}), k);
+      }
+    }
+    return;
+  }
+  // Chunk by chunk, so that a chunk of the key row is live only for its
+  // rows' FMAs (AVX2 holds a 128-channel row in all of its registers).
+  for (int64_t c = 0; c < chunks; ++c) {
+    Value k = read(tile.keys, {zero, zero, keyRow, index(c * lanes)});
+    for (int64_t r = 0; r < rows; ++r) {
+      Value qc = read(q, {index(r), index(c * lanes)});
+      dots[r] = c == 0 ? arith::MulFOp::create(b, loc, qc, k).getResult()
+                       : vector::FMAOp::create(b, loc, qc, k, dots[r]);
+    }
+  }
 }
 
 Value DotKernel::rowPosition(Value r) {
@@ -307,17 +354,8 @@ void DotKernel::emitScores(LoopState &state, Value key0) {
     Value j = keyLoop.getInductionVar();
     Value row = tileRow(add(key0, j));
     prefetchRow(keyBuffer, add(key0, j), zero, p.headDim);
-    // Chunk by chunk, so that a chunk of the key row is live only for its
-    // rows' FMAs (AVX2 holds a 128-channel row in all of its registers).
     SmallVector<Value> dots(rows);
-    for (int64_t c = 0; c < chunks; ++c) {
-      Value k = read(tile.keys, {zero, zero, row, index(c * lanes)});
-      for (int64_t r = 0; r < rows; ++r) {
-        Value qc = read(q, {index(r), index(c * lanes)});
-        dots[r] = c == 0 ? arith::MulFOp::create(b, loc, qc, k).getResult()
-                         : vector::FMAOp::create(b, loc, qc, k, dots[r]);
-      }
-    }
+    emitRowPartials(row, dots);
     Value partials = keyLoop.getRegionIterArgs()[0];
     for (int64_t r = 0; r < rows; ++r)
       partials = write(dots[r], partials, {index(r), j, zero});
@@ -549,6 +587,9 @@ SoftmaxState DotKernel::emit(Value begin, Value end, Value limit, Value keys) {
   // The block's query rows as [rows, D]; the state's buffers.
   q = tensor::CollapseShapeOp::create(
       b, loc, block.q, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
+  if (bf16Dot)
+    qNarrow = tensor::CollapseShapeOp::create(
+        b, loc, block.qNarrow, ArrayRef<ReassociationIndices>{{0, 1}, {2}});
   LoopState init;
   for (int64_t r = 0; r < rows; ++r) {
     // The sink column is seen first: max = sink, sum = exp(sink - sink) in
@@ -628,6 +669,13 @@ int64_t flash::chooseDotLanes(int64_t vectorWidth, int64_t headDim,
   while (lanes > 1 && (headDim % lanes != 0 || valueDim % lanes != 0))
     lanes /= 2;
   return lanes >= kDotMinLanes ? lanes : 0;
+}
+
+bool flash::canUseBF16Dot(const Problem &p, Type keyElementType,
+                          int64_t lanes) {
+  return p.elementType.isBF16() && keyElementType.isBF16() &&
+         llvm::is_contained({int64_t(4), int64_t(8), int64_t(16)}, lanes) &&
+         p.headDim % (2 * lanes) == 0;
 }
 
 int64_t flash::chooseDotKeyTile(int64_t lanes, int64_t keyTile, int64_t rows,

@@ -59,6 +59,8 @@ struct QueryBlock {
   OpFoldResult rows;
   /// [G, rows, D] f32, rotated when RoPE applies.
   Value q;
+  /// The same rows in bf16 (before widening) for BF16 dot products, or null.
+  Value qNarrow;
   /// [rows] positions (i64-like), or null for `index + qOffset`.
   Value positions;
   Value qOffset;
@@ -104,11 +106,18 @@ int64_t chooseDotKeyTile(int64_t lanes, int64_t keyTile, int64_t rows,
 /// The online softmax over the key tiles [begin, end) of a block whose rows
 /// (`G * block.rows`, static) are few, in the dot-product form: vector ops of
 /// `lanes` lanes, K rows read in place (DotKeyLoop.cpp); `vectorWidth` (the
-/// host's register in f32 lanes) sizes its register blocks.
+/// host's register in f32 lanes) sizes its register blocks. With
+/// `block.qNarrow` and bf16 keys, scores take AVX-512 BF16 dot products
+/// (canUseBF16Dot).
 SoftmaxState emitDotKeyLoop(OpBuilder &b, Location loc, const Problem &p,
                             const QueryBlock &block, Value begin, Value end,
                             Value keyLimit, TileExtent keyTile, Value keys,
                             int64_t lanes, int64_t vectorWidth);
+
+/// Whether the dot-product key loop of `lanes` lanes can compute bf16 scores
+/// with AVX-512 BF16 dot products: bf16 Q and K, `lanes` f32 lanes of 128,
+/// 256 or 512 bits, and chunks of 2 x lanes channels dividing the head dim.
+bool canUseBF16Dot(const Problem &p, Type keyElementType, int64_t lanes);
 
 } // namespace flash
 } // namespace posenc

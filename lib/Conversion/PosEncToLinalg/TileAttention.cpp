@@ -39,6 +39,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -594,7 +595,7 @@ constexpr int64_t kMaxDecodeChunks = 16;
 
 struct FlashOptions {
   int64_t queryTile, keyTile, decodeRows, decodeChunk, vectorWidth;
-  bool prerotateKeys;
+  bool prerotateKeys, bf16DotProducts;
 };
 
 /// Rewrites `op` into the flash loop nest.
@@ -747,7 +748,11 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
                         : Value();
       qTile = rotateTile(rewriter, loc, p, qTile, positions, block.qOffset);
     }
-    block.q = emitWidened(rewriter, loc, dropBatch(rewriter, loc, qTile));
+    Value qRows = dropBatch(rewriter, loc, qTile);
+    block.q = emitWidened(rewriter, loc, qRows);
+    if (lanes && options.bf16DotProducts &&
+        canUseBF16Dot(p, getElementTypeOrSelf(keysForTiles.getType()), lanes))
+      block.qNarrow = qRows;
     if (qPositionsAll)
       block.positions = slicePositions(rewriter, loc, qPositionsAll,
                                        block.batch, block.start, block.rows);
@@ -842,8 +847,8 @@ struct PosEncTileAttentionPass
           "be positive, decode-rows and vector-width non-negative");
       return signalPassFailure();
     }
-    FlashOptions options{queryTile,   keyTile,     decodeRows,
-                         decodeChunk, vectorWidth, prerotateKeys};
+    FlashOptions options{queryTile,   keyTile,     decodeRows,     decodeChunk,
+                         vectorWidth, prerotateKeys, bf16DotProducts};
     SmallVector<AttentionOp> ops;
     getOperation()->walk([&](AttentionOp op) {
       if (!hasFewerScores(op, minScores))
