@@ -17,7 +17,7 @@
 // DEFAULT: builtin.module(
 // DEFAULT-NEXT: func.func(
 // DEFAULT-NEXT: posenc-fold-frequencies,
-// DEFAULT-NEXT: posenc-tile-attention{{[{]}}decode-chunk={{[0-9]+}} decode-rows={{[0-9]+}} key-tile=512 min-scores=4194304 prerotate-keys=false query-tile=512 vector-width=0},
+// DEFAULT-NEXT: posenc-tile-attention{{[{]}}bf16-dot-products=false decode-chunk={{[0-9]+}} decode-rows={{[0-9]+}} key-tile=512 min-scores=4194304 prerotate-keys=false query-tile=512 vector-width=0},
 // DEFAULT-NEXT: convert-posenc-to-linalg,
 // DEFAULT-NEXT: canonicalize{
 // DEFAULT-NEXT: cse,
@@ -30,7 +30,7 @@
 // FLASH-PIPELINE: builtin.module(
 // FLASH-PIPELINE-NEXT: func.func(
 // FLASH-PIPELINE-NEXT: posenc-fold-frequencies,
-// FLASH-PIPELINE-NEXT: posenc-tile-attention{{[{]}}decode-chunk={{[0-9]+}} decode-rows={{[0-9]+}} key-tile=3 min-scores=7 prerotate-keys=true query-tile=5 vector-width=0},
+// FLASH-PIPELINE-NEXT: posenc-tile-attention{{[{]}}bf16-dot-products=false decode-chunk={{[0-9]+}} decode-rows={{[0-9]+}} key-tile=3 min-scores=7 prerotate-keys=true query-tile=5 vector-width=0},
 // FLASH-PIPELINE-NEXT: convert-posenc-to-linalg,
 // FLASH-PIPELINE-NEXT: posenc-forall-to-for
 // FLASH-PIPELINE-NEXT: )

@@ -434,6 +434,27 @@ static void printRuntimeImports(llvm::raw_ostream &os,
 
 /// Adds the entry wrapper, runs the pipeline and JIT-compiles the module;
 /// reports how long that took. A dry run links but runs no constructor.
+/// Code with AVX-512 BF16 intrinsics (posenc-cpu-pipeline's
+/// attention-bf16-dot-products) would fail in LLVM's instruction selection
+/// on a CPU without them: an error naming the option instead.
+static Error checkHostIntrinsics(ModuleOp module) {
+  if (posenc::detectHostCPU().avx512bf16)
+    return Error::success();
+  std::string used;
+  module.walk([&](LLVM::CallIntrinsicOp call) {
+    if (call.getIntrin().starts_with("llvm.x86.avx512bf16.")) {
+      used = call.getIntrin().str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (used.empty())
+    return Error::success();
+  return llvm::createStringError(
+      "the lowered code calls " + used +
+      " (attention-bf16-dot-products=true), but this CPU has no avx512bf16");
+}
+
 static Expected<JitEntry> compile(ModuleOp module, func::FuncOp entry,
                                   const CompileMode &mode) {
   auto start = std::chrono::steady_clock::now();
@@ -447,6 +468,9 @@ static Expected<JitEntry> compile(ModuleOp module, func::FuncOp entry,
   }
   if (Error err = runPipeline(module, mode.pipeline))
     return std::move(err);
+  if (!mode.forGPU)
+    if (Error err = checkHostIntrinsics(module))
+      return std::move(err);
   if (mode.forGPU) {
     if (Error err = prepareHostCodeForGPU(module))
       return std::move(err);

@@ -847,8 +847,9 @@ struct PosEncTileAttentionPass
           "be positive, decode-rows and vector-width non-negative");
       return signalPassFailure();
     }
-    FlashOptions options{queryTile,   keyTile,     decodeRows,     decodeChunk,
-                         vectorWidth, prerotateKeys, bf16DotProducts};
+    FlashOptions options{queryTile,      keyTile,     decodeRows,
+                         decodeChunk,    vectorWidth, prerotateKeys,
+                         bf16DotProducts};
     SmallVector<AttentionOp> ops;
     getOperation()->walk([&](AttentionOp op) {
       if (!hasFewerScores(op, minScores))

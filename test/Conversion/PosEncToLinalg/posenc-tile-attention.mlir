@@ -8,6 +8,8 @@
 // RUN: not posenc-opt %s --pass-pipeline="builtin.module(posenc-tile-attention{vector-width=-16})" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADOPT
 // RUN: posenc-opt %s --split-input-file --posenc-tile-attention="query-tile=64 key-tile=64 vector-width=16" | FileCheck %s --check-prefix=DOT
 // RUN: posenc-opt %s --split-input-file --posenc-tile-attention="query-tile=64 key-tile=64 vector-width=2" | FileCheck %s --check-prefix=NARROW
+// RUN: posenc-opt %s --split-input-file --posenc-tile-attention="query-tile=64 key-tile=64 vector-width=16 bf16-dot-products=true" | FileCheck %s --check-prefix=BFDOT
+// RUN: posenc-opt %s --split-input-file --posenc-tile-attention="query-tile=64 key-tile=64 vector-width=16" | FileCheck %s --check-prefix=NOBFDOT
 
 // posenc-tile-attention: posenc.attention -> one flash-attention loop nest on
 // tensors. Only the structure of the IR is checked here; the numerics are
@@ -19,6 +21,27 @@
 // DOT (vector-width=16): few-row blocks (G * Sq <= decode-rows) run the
 // dot-product key loop, in vector ops; other blocks keep the tile ops, K pack
 // included. NARROW (vector-width=2): fewer than 4 lanes is no dot form.
+
+// BFDOT (bf16-dot-products): bf16 decode scores are AVX-512 BF16 dot
+// products of the rotated bf16 Q rows and the K rows, 2 x 16 channels per
+// x86vector.avx512.dot; f32 blocks, and bf16 head dims that 32 does not
+// divide, keep f32 FMAs. Without the option (NOBFDOT) there are none.
+// NOBFDOT-NOT: x86vector
+// BFDOT-LABEL: func.func @decode_split_keys
+// BFDOT-NOT: x86vector
+// BFDOT-LABEL: func.func @decode_sinks_alibi_positions
+// BFDOT: %[[QN:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1], [2]] : tensor<4x1x64xbf16> into tensor<4x64xbf16>
+// BFDOT: %[[K0:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %[[KROW:[a-z0-9_]+]], %[[C0:[a-z0-9_]+]]], %{{.+}} {in_bounds = [true]} : tensor<1x1x?x64xbf16>, vector<32xbf16>
+// BFDOT: %[[Q0:.+]] = vector.transfer_read %[[QN]][%{{.+}}, %[[C0]]], %{{.+}} {in_bounds = [true]} : tensor<4x64xbf16>, vector<32xbf16>
+// BFDOT: %[[D0:.+]] = x86vector.avx512.dot %{{.+}}, %[[Q0]], %[[K0]] : vector<32xbf16> -> vector<16xf32>
+// BFDOT: %[[K1:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %[[KROW]], %[[C32:[a-z0-9_]+]]], %{{.+}} {in_bounds = [true]} : tensor<1x1x?x64xbf16>, vector<32xbf16>
+// BFDOT: %[[Q1:.+]] = vector.transfer_read %[[QN]][%{{.+}}, %[[C32]]], %{{.+}} {in_bounds = [true]} : tensor<4x64xbf16>, vector<32xbf16>
+// BFDOT: x86vector.avx512.dot %[[D0]], %[[Q1]], %[[K1]] : vector<32xbf16> -> vector<16xf32>
+// BFDOT: vector.shuffle
+// BFDOT-LABEL: func.func @decode_bf16_d48
+// BFDOT-NOT: x86vector
+// BFDOT: vector.fma
+// BFDOT-NOT: x86vector
 
 // NOFULL (every function, from its label to the next): no tensor with both
 // sequence extents (the scores are [G, query tile, key tile]) and no
@@ -447,4 +470,13 @@ func.func @sinks_decode_split_keys(%q: tensor<1x8x1x64xf32>, %k: tensor<1x2x4096
 func.func @decode_sinks_alibi_positions(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x100x64xbf16>, %v: tensor<1x2x100x64xbf16>, %p: tensor<100xi32>, %s: tensor<8xf32>) -> tensor<1x8x1x64xbf16> {
   %o = posenc.attention %q, %k, %v causal alibi(<num_heads = 8>) k_positions(%p : tensor<100xi32>) sinks(%s : tensor<8xf32>) : tensor<1x8x1x64xbf16>, tensor<1x2x100x64xbf16>, tensor<1x2x100x64xbf16> -> tensor<1x8x1x64xbf16>
   return %o : tensor<1x8x1x64xbf16>
+}
+
+// -----
+
+// A bf16 decode whose head dim (48) takes 16 lanes but not chunks of 32
+// channels: f32 FMAs (BFDOT checks above).
+func.func @decode_bf16_d48(%q: tensor<1x8x1x48xbf16>, %k: tensor<1x2x640x48xbf16>, %v: tensor<1x2x640x48xbf16>) -> tensor<1x8x1x48xbf16> {
+  %o = posenc.attention %q, %k, %v causal : tensor<1x8x1x48xbf16>, tensor<1x2x640x48xbf16>, tensor<1x2x640x48xbf16> -> tensor<1x8x1x48xbf16>
+  return %o : tensor<1x8x1x48xbf16>
 }

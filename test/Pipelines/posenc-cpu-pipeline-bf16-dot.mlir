@@ -1,0 +1,20 @@
+// RUN: posenc-opt %s --posenc-cpu-pipeline="attention-bf16-dot-products=true" | FileCheck %s
+// RUN: posenc-opt %s --posenc-cpu-pipeline | FileCheck %s --check-prefix=OFF
+
+// attention-bf16-dot-products: the bf16 decode block's scores are AVX-512
+// BF16 dot products down to LLVM (x86vector.avx512.dot lowered by
+// convert-vector-to-llvm's x86vector patterns to the 512-bit vdpbf16ps
+// intrinsic): D = 64 is two per query row and key, 4 query rows (G = 4). The
+// pipeline's default (off) widens K to f32 FMAs; posenc-run turns the option
+// on where the host has avx512bf16 (--print-pipeline).
+// CHECK-LABEL: llvm.func @decode_bf16
+// CHECK-COUNT-8: llvm.call_intrinsic "llvm.x86.avx512bf16.dpbf16ps.512"({{.+}}) : (vector<16xf32>, vector<32xbf16>, vector<32xbf16>) -> vector<16xf32>
+// CHECK-NOT: dpbf16ps
+// OFF-LABEL: llvm.func @decode_bf16
+// OFF-NOT: dpbf16ps
+// OFF: llvm.intr.fma
+// OFF-NOT: dpbf16ps
+func.func @decode_bf16(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x2x640x64xbf16>, %v: tensor<1x2x640x64xbf16>) -> tensor<1x8x1x64xbf16> {
+  %o = posenc.attention %q, %k, %v causal : tensor<1x8x1x64xbf16>, tensor<1x2x640x64xbf16>, tensor<1x2x640x64xbf16> -> tensor<1x8x1x64xbf16>
+  return %o : tensor<1x8x1x64xbf16>
+}
