@@ -88,10 +88,27 @@ std::pair<Value, Value> emitTableCosSin(OpBuilder &b, Location loc, RotaryOp op,
 }
 
 /// The cos and sin rows [B?, S, rotary_dim/2] (f32): from `inv_freq` (with
-/// the attention factor) or gathered from the op's tables.
+/// the attention factor) or gathered from the op's tables; f32 tables read at
+/// `offset + s` (no positions) are sliced instead (rows S from the offset, in
+/// range by the op's runtime check): no copy of the rows.
 std::pair<Value, Value> emitCosSinRows(OpBuilder &b, Location loc,
                                        const RotaryLowering &r) {
   RotaryOp op = r.op;
+  if (op.getCos() && !op.getPositions() &&
+      getElementTypeOrSelf(op.getCos().getType()).isF32()) {
+    OpFoldResult start =
+        arith::IndexCastOp::create(b, loc, b.getIndexType(), r.offset)
+            .getResult();
+    SmallVector<OpFoldResult> offsets{start, b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes{r.xSizes[r.tokenAxis],
+                                    b.getIndexAttr(r.half)};
+    SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+    auto slice = [&](Value table) -> Value {
+      return tensor::ExtractSliceOp::create(b, loc, table, offsets, sizes,
+                                            strides);
+    };
+    return {slice(op.getCos()), slice(op.getSin())};
+  }
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   SmallVector<OpFoldResult> sizes;

@@ -147,6 +147,24 @@ func.func @rotary_tables(%x: tensor<1x?x16xf32>, %c: tensor<4096x8xbf16>, %s: te
 
 // -----
 
+// f32 tables read at offset + token (no positions): the rows are a slice of
+// each table from the offset, read in place by the rotation (no gather).
+// CHECK-LABEL: func.func @rotary_tables_f32_offset
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x?x16xf32>, %[[COS:[^:]+]]: tensor<4096x8xf32>, %[[SIN:[^:]+]]: tensor<4096x8xf32>, %[[OFF:[^:]+]]: index
+// CHECK: %[[S:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<1x?x16xf32>
+// CHECK: cf.assert
+// CHECK: %[[CR:.+]] = tensor.extract_slice %[[COS]][%{{.+}}, 0] [%[[S]], 8] [1, 1] : tensor<4096x8xf32> to tensor<?x8xf32>
+// CHECK: %[[SR:.+]] = tensor.extract_slice %[[SIN]][%{{.+}}, 0] [%[[S]], 8] [1, 1] : tensor<4096x8xf32> to tensor<?x8xf32>
+// CHECK-NOT: tensor.extract %
+// CHECK: linalg.generic {{.+}} ins(%{{.+}}, %{{.+}}, %[[CR]], %[[SR]] :
+// CHECK-NOT: tensor.extract %
+func.func @rotary_tables_f32_offset(%x: tensor<1x?x16xf32>, %c: tensor<4096x8xf32>, %s: tensor<4096x8xf32>, %off: index) -> tensor<1x?x16xf32> {
+  %y = posenc.rotary %x half_split dim 16 cos_sin(%c, %s : tensor<4096x8xf32>, tensor<4096x8xf32>) offset(%off : index) : tensor<1x?x16xf32>
+  return %y : tensor<1x?x16xf32>
+}
+
+// -----
+
 // M-RoPE (chunked): pair blocks [0,2), [2,5), [5,8) read position axes 0, 1, 2.
 // CHECK-LABEL: func.func @mrope_chunked
 // CHECK-SAME: %[[P:[^:]+]]: tensor<3x5xi64>
