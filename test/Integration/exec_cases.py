@@ -414,9 +414,8 @@ def group_attention(run, rng):
         if causal:
             clauses += " causal"
         if rope:
-            inv64, _ = ref.inv_freq(D, 1e4)
-            pre = f"  %inv, %af = posenc.rope_frequencies dim {D} base 1.0e4 : tensor<{D // 2}xf64>, f32\n"
-            clauses += f" rope(<layout = half_split, rotary_dim = {D}>, %inv : tensor<{D // 2}xf64>)"
+            inv64, pre, rope_text = rope_clause(D)
+            clauses += rope_text
         if alibi:
             clauses += f" alibi(<num_heads = {Hq}>)"
         module = (f"func.func @att(%q: {tq}, %k: {tk}, %v: {tv}) -> {to} {{\n{pre}"
@@ -430,6 +429,23 @@ def group_attention(run, rng):
         err = np.abs(got - expect)
         check(f"attention B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} Sk={Sk} causal={causal} rope={rope} "
               f"alibi={alibi} {align}", bool(np.all(err <= 2e-5)), f"max err {err.max():.3g}")
+
+
+def rope_clause(D):
+    """fp64 inverse frequencies (base 1e4), the op computing them and the
+    attention's rope clause."""
+    inv64, _ = ref.inv_freq(D, 1e4)
+    pre = f"  %inv, %af = posenc.rope_frequencies dim {D} base 1.0e4 : tensor<{D // 2}xf64>, f32\n"
+    return inv64, pre, f" rope(<layout = half_split, rotary_dim = {D}>, %inv : tensor<{D // 2}xf64>)"
+
+
+def attention_module(args, pre, clauses, types):
+    """func @att(args) holding `pre` and one posenc.attention with `clauses`;
+    types: those of q, k, v and the result."""
+    tq, tk, tv, to = types
+    return (f"func.func @att({', '.join(args)}) -> {to} {{\n{pre}"
+            f"  %o = posenc.attention %q, %k, %v{clauses} : {tq}, {tk}, {tv} -> {to}\n"
+            f"  return %o : {to}\n}}\n")
 
 
 # ----------------------------------------------------------------------------
@@ -466,9 +482,8 @@ def group_attention_sinks(run, rng):
         clauses, pre = " causal" if causal else "", ""
         inv64, sinks = None, None
         if "rope" in extra:
-            inv64, _ = ref.inv_freq(D, 1e4)
-            pre = f"  %inv, %af = posenc.rope_frequencies dim {D} base 1.0e4 : tensor<{D // 2}xf64>, f32\n"
-            clauses += f" rope(<layout = half_split, rotary_dim = {D}>, %inv : tensor<{D // 2}xf64>)"
+            inv64, pre, rope_text = rope_clause(D)
+            clauses += rope_text
         if "alibi" in extra:
             clauses += f" alibi(<num_heads = {Hq}>)"
         if with_sinks:
@@ -477,9 +492,7 @@ def group_attention_sinks(run, rng):
             args.append(f"%s: tensor<{Hq}xf32>")
             inputs.append(sinks)
             clauses += f" sinks(%s : tensor<{Hq}xf32>)"
-        module = (f"func.func @att({', '.join(args)}) -> {to} {{\n{pre}"
-                  f"  %o = posenc.attention %q, %k, %v{clauses} : {tq}, {tk}, {tv} -> {to}\n"
-                  f"  return %o : {to}\n}}\n")
+        module = attention_module(args, pre, clauses, (tq, tk, tv, to))
         expect = ref.attention(q, k, v, causal=causal, inv_freq=inv64,
                                rotary_dim=D if inv64 is not None else None,
                                alibi_slopes=ref.alibi_slopes(Hq) if "alibi" in extra else None,
@@ -542,9 +555,8 @@ def group_attention_gpu(run, rng):
         clauses, pre = " causal" if causal else "", ""
         kw = {}
         if "rope" in extra or "decode" in extra:
-            inv64, _ = ref.inv_freq(D, 1e4)
-            pre = f"  %inv, %af = posenc.rope_frequencies dim {D} base 1.0e4 : tensor<{D // 2}xf64>, f32\n"
-            clauses += f" rope(<layout = half_split, rotary_dim = {D}>, %inv : tensor<{D // 2}xf64>)"
+            inv64, pre, rope_text = rope_clause(D)
+            clauses += rope_text
             kw.update(inv_freq=inv64, rotary_dim=D)
         if "yarn" in extra:
             d = D // 2
@@ -629,9 +641,8 @@ def group_attention_bf16_dot(run, rng):
         clauses, pre = " causal" if causal else "", ""
         inv64, sinks = None, None
         if extra == "rope":
-            inv64, _ = ref.inv_freq(D, 1e4)
-            pre = f"  %inv, %af = posenc.rope_frequencies dim {D} base 1.0e4 : tensor<{D // 2}xf64>, f32\n"
-            clauses += f" rope(<layout = half_split, rotary_dim = {D}>, %inv : tensor<{D // 2}xf64>)"
+            inv64, pre, rope_text = rope_clause(D)
+            clauses += rope_text
         if extra == "alibi":
             clauses += f" alibi(<num_heads = {Hq}>)"
         if extra == "sinks":
@@ -639,9 +650,7 @@ def group_attention_bf16_dot(run, rng):
             args.append(f"%s: tensor<{Hq}xf32>")
             inputs.append(sinks)
             clauses += f" sinks(%s : tensor<{Hq}xf32>)"
-        module = (f"func.func @att({', '.join(args)}) -> {to} {{\n{pre}"
-                  f"  %o = posenc.attention %q, %k, %v{clauses} : {tq}, {tk}, {tv} -> {to}\n"
-                  f"  return %o : {to}\n}}\n")
+        module = attention_module(args, pre, clauses, (tq, tk, tv, to))
         shift = 0.0
         qx, kx = q, k
         if inv64 is not None:
