@@ -42,7 +42,7 @@ constexpr int64_t kMaxContractionElements = int64_t(1) << 15;
 /// kContractionRows rows x 2 vectors keeps 16 accumulators, and each
 /// broadcast left-hand-side element feeds two FMAs. With one vector per row
 /// (8 accumulators), the broadcast loads outnumbered the FMAs and the QK^T
-/// micro-kernel of bench/attention case a ran at 63% of the FMA peak.
+/// micro-kernel of bench/attention case a ran at 63% of the sgemm rate.
 constexpr int64_t kWideContractionWidth = 16;
 
 /// Whether tiles of `sizes` (0: whole) cover the static `ranges` without a

@@ -432,8 +432,6 @@ static void printRuntimeImports(llvm::raw_ostream &os,
        << "\n";
 }
 
-/// Adds the entry wrapper, runs the pipeline and JIT-compiles the module;
-/// reports how long that took. A dry run links but runs no constructor.
 /// Code with AVX-512 BF16 intrinsics (posenc-cpu-pipeline's
 /// attention-bf16-dot-products) would fail in LLVM's instruction selection
 /// on a CPU without them: an error naming the option instead.
@@ -455,6 +453,8 @@ static Error checkHostIntrinsics(ModuleOp module) {
       " (attention-bf16-dot-products=true), but this CPU has no avx512bf16");
 }
 
+/// Adds the entry wrapper, runs the pipeline and JIT-compiles the module;
+/// reports how long that took. A dry run links but runs no constructor.
 static Expected<JitEntry> compile(ModuleOp module, func::FuncOp entry,
                                   const CompileMode &mode) {
   auto start = std::chrono::steady_clock::now();
@@ -468,10 +468,10 @@ static Expected<JitEntry> compile(ModuleOp module, func::FuncOp entry,
   }
   if (Error err = runPipeline(module, mode.pipeline))
     return std::move(err);
-  if (!mode.forGPU)
+  if (!mode.forGPU) {
     if (Error err = checkHostIntrinsics(module))
       return std::move(err);
-  if (mode.forGPU) {
+  } else {
     if (Error err = prepareHostCodeForGPU(module))
       return std::move(err);
     Expected<SmallVector<RuntimeImport>> imports = getRuntimeImports(module);
