@@ -218,7 +218,8 @@ func.func @causal_gqa_rope(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32
 //   row; the per-lane sums are reduced once per block, reassociably;
 // - K and V are also viewed as read-only buffers, from which each key
 //   iteration prefetches the row 2 KiB ahead (8 rows of 64 f32) of its
-//   stream.
+//   stream; the scores loop prefetches both the K and the V row of its key,
+//   so both streams are in flight while it runs.
 // DOT-LABEL: func.func @decode_split_keys
 // DOT-SAME: %[[Q:[^:]+]]: tensor<1x8x1x64xf32>, %[[K:[^:]+]]: tensor<1x2x4096x64xf32>, %[[V:[^:]+]]: tensor<1x2x4096x64xf32>
 // DOT: scf.forall
@@ -239,6 +240,8 @@ func.func @causal_gqa_rope(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32
 // DOT: %[[KROW:.+]] = arith.addi %[[G0]], %[[J]] : index
 // DOT-NOT: linalg.
 // DOT: memref.prefetch %[[KB]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], read, locality<3>, data
+// DOT-NOT: linalg.
+// DOT: memref.prefetch %[[VB]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], read, locality<3>, data
 // DOT-NOT: linalg.
 // DOT: %[[K0:.+]] = vector.transfer_read %[[KT]][%{{.+}}, %{{.+}}, %[[KROW]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<1x1x64x64xf32>, vector<16xf32>
 // DOT-NOT: linalg.
