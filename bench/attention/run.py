@@ -64,7 +64,11 @@ same run (torch.mm 2048^3 at the same thread count); for c the K/V read rate
 run (glibc memcpy of 512 MiB numpy arrays, which streams its stores at that
 size, split over the same number of threads; (read + written bytes) / time;
 measured before and after the contenders, the faster counts, as is the
-sgemm). posenc's peak memory is posenc-run's max RSS (GNU time's %M;
+sgemm), and its % of a read-only stream of the same K/V bytes measured right
+after the case at each thread count (readstream.cpp, compiled here with
+clang++-22 -O3 -march=native: the best of four read patterns; the ceiling of
+any decode kernel, which reads every K/V byte once and writes almost
+nothing). posenc's peak memory is posenc-run's max RSS (GNU time's %M;
 without /usr/bin/time, VmHWM polled every 50 ms).
 
 The last line is
@@ -75,7 +79,8 @@ The last line is
 with, for each thread count T: sgemm_gflops_tT, copy_gbps_tT; for each case
 X in a, b, c and contender N (hyphens as underscores): X_N_ms_tT,
 X_N_gflops_tT, X_N_pct_sgemm_tT, c_N_kv_gbps_tT, c_N_pct_copy_tT,
-X_posenc_maxrss_mib_tT; ratios (peer time / posenc time: > 1 means posenc is
+X_posenc_maxrss_mib_tT; for c, c_read_gbps_tT (the read-only stream) and
+c_N_pct_read_tT; ratios (peer time / posenc time: > 1 means posenc is
 faster): a_posenc_vs_best_peer_tT (the faster of torch and ort),
 b_posenc_vs_ort_tT, X_posenc_vs_prerotated_tT; and c_posenc_pct_copy_tT.
 Keys of contenders that were skipped or failed are absent.
@@ -302,6 +307,30 @@ def baselines(threads, quick):
         how = f"sgemm: numpy matmul f32 {n}^3 (OpenBLAS's default threads: torch missing)"
     how += ", copy: memcpy of 512 MiB numpy arrays (streaming stores) on T threads"
     return 2.0 * n**3 / ms / 1e6, streaming_copy_gbps(threads, reps=reps), how
+
+
+def build_readstream(build):
+    """bench/attention's read-only ceiling (readstream.cpp), built once into
+    the build tree; None, with a reason printed, when it cannot be built."""
+    exe = os.path.join(build, "bench", "attention-readstream")
+    src = os.path.join(HERE, "readstream.cpp")
+    if os.path.exists(exe) and os.path.getmtime(exe) >= os.path.getmtime(src):
+        return exe
+    os.makedirs(os.path.dirname(exe), exist_ok=True)
+    try:
+        subprocess.run(["clang++-22", "-O3", "-march=native", "-fopenmp", "-o", exe, src],
+                       check=True, capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"read-only stream: skipped: readstream.cpp did not build ({e})")
+        return None
+    return exe
+
+
+def read_stream_gbps(exe, case, threads, reps):
+    """K+V bytes / median time of the fastest read pattern of readstream."""
+    out = subprocess.run([exe, str(threads), str(reps), str(case["Hkv"]), str(case["Sk"]),
+                          str(D)], check=True, capture_output=True, text=True).stdout
+    return float(re.search(r"^best median_ms=\S+ gbps=([0-9.e+-]+)", out, re.M).group(1))
 
 
 # ----------------------------------------------------------------------------
@@ -737,7 +766,9 @@ def main():
     active = [c for c in contenders if c not in skipped]
 
     results = {"shapes": "quick" if args.quick else "full"}
-    failed, records = [], []
+    failed, records, read_gbps = [], [], {}
+    readstream = build_readstream(args.build) if any(
+        cases[c]["kind"] == "decode" for c in case_names) else None
     base = {t: baselines(t, args.quick) for t in threads_list}
     print(f"baselines: {base[threads_list[0]][2]}; measured before and after the cases, "
           f"the faster counts")
@@ -804,6 +835,10 @@ def main():
                     line += f"  err {err:.1e}" + (f"  ({note})" if note else "")
                     print(line)
                     records.append(dict(case=cname, t=t, name=name, ms=median_ms, **extra))
+                if case["kind"] == "decode" and readstream:
+                    read_gbps[(cname, t)] = read_stream_gbps(readstream, case, t, args.reps)
+                    print(f"    {'read-only stream':18s} K/V {read_gbps[(cname, t)]:6.2f} GB/s "
+                          "(readstream.cpp: the ceiling)")
             del q, k, v, ref, bias
 
     for t in threads_list:  # the baselines again: the faster of the two counts
@@ -837,6 +872,9 @@ def main():
                     results[f"{kk}_kv_gbps_t{t}"] = gbps
                     results[f"{kk}_pct_copy_t{t}"] = 100 * gbps / base[t][1]
                     line += f"  K/V {gbps:6.2f} GB/s {100 * gbps / base[t][1]:6.2f}% copy"
+                    if (cname, t) in read_gbps:
+                        results[f"{kk}_pct_read_t{t}"] = 100 * gbps / read_gbps[(cname, t)]
+                        line += f" {100 * gbps / read_gbps[(cname, t)]:6.2f}% read"
                 if "maxrss_mib" in r and r["name"] == "posenc":
                     results[f"{kk}_maxrss_mib_t{t}"] = r["maxrss_mib"]
                     line += f"  max RSS {r['maxrss_mib']:.0f} MiB"
@@ -857,6 +895,11 @@ def main():
             if cname == "c":
                 print(f"    posenc decode reads K/V at {results[f'c_posenc_pct_copy_t{t}']:.2f}% "
                       "of the copy bandwidth")
+                if (cname, t) in read_gbps:
+                    results[f"c_read_gbps_t{t}"] = read_gbps[(cname, t)]
+                    print(f"    read-only stream of the same K/V: {read_gbps[(cname, t)]:.2f} GB/s "
+                          f"= {100 * read_gbps[(cname, t)] / base[t][1]:.2f}% of the copy; "
+                          f"posenc at {results['c_posenc_pct_read_t' + str(t)]:.2f}% of it")
             if "posenc-prerotated" in ms:
                 results[f"{cname}_posenc_vs_prerotated_t{t}"] = ms["posenc-prerotated"] / p
                 print(f"    ratio posenc vs posenc-prerotated: {ms['posenc-prerotated'] / p:.3g}x "
