@@ -65,16 +65,18 @@ constexpr int64_t kDotStepVectors = 64;
 /// update cost more than the tile ops, and LLVM took minutes on them.
 constexpr int64_t kDotMinLanes = 4;
 
-/// How far ahead of each of the K and V streams a step prefetches (into L1):
-/// with the hardware prefetchers alone, a core read K/V at 10.6 GB/s here
-/// (bench case c); 2 KiB ahead (4 rows of 128 f32) gave 12.4 GB/s, the best
-/// of 1-32 rows (farther, or into L2 only, was no better). The scores loop
-/// also prefetches the V rows of its keys, so that both streams are in
-/// flight while it runs (a core reads two interleaved streams faster than
-/// one): 21.1 -> 19.6 ms at 1 thread, 10.7 -> 10.0 at 2. Prefetching the
-/// next step's K rows during P.V instead was slower (it evicts the V tile
-/// that the second row block reads).
-constexpr int64_t kPrefetchBytes = 2048;
+/// How far ahead of each of the K and V streams a step prefetches (into L1).
+/// With the hardware prefetchers alone, a core read K/V at 10.6 GB/s here
+/// (bench case c); one stream at a time 2 KiB ahead (4 rows of 128 f32):
+/// 12.4 GB/s, the best of 1-32 rows (farther, or into L2 only, was no
+/// better). The scores loop now prefetches the V rows of its keys too, so
+/// that both streams are in flight while it runs (a core reads two
+/// interleaved streams faster than one): 21.1 -> 19.6 ms at 1 thread, 10.7
+/// -> 10.0 at 2; and with two streams, 1 KiB ahead of each (2 KiB in all)
+/// was 1-5% faster than 2 KiB over four alternating A/B runs (0.5 and 4 KiB:
+/// no better). Prefetching the next step's K rows during P.V was
+/// slower (it evicts the V tile that the second row block reads).
+constexpr int64_t kPrefetchBytes = 1024;
 
 /// Vector registers of a host whose registers hold `vectorWidth` f32 lanes:
 /// 32 with AVX-512's 16 lanes, 16 with AVX2's 8 (and narrower).

@@ -217,7 +217,7 @@ func.func @causal_gqa_rope(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32
 //   kept per lane; P.V reads V rows in place, a probability broadcast per
 //   row; the per-lane sums are reduced once per block, reassociably;
 // - K and V are also viewed as read-only buffers, from which each key
-//   iteration prefetches the row 2 KiB ahead (8 rows of 64 f32) of its
+//   iteration prefetches the row 1 KiB ahead (4 rows of 64 f32) of its
 //   stream; the scores loop prefetches both the K and the V row of its key,
 //   so both streams are in flight while it runs.
 // DOT-LABEL: func.func @decode_split_keys
