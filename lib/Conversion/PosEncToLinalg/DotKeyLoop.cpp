@@ -51,14 +51,18 @@ using namespace mlir::posenc::flash;
 
 namespace {
 
-/// QK^T FMAs of one key step of the dot-product loop (its scores loop runs
-/// groups of `lanes` keys unrolled, rows * D FMAs each): bounds the step so
-/// that its scores buffer stays small and LLVM compiles it quickly.
-constexpr int64_t kDotStepFMAs = 2048;
-
-/// Logit vectors of one step (rows x key groups): the softmax update runs
-/// over them unrolled.
-constexpr int64_t kDotStepVectors = 64;
+/// Most lanes of the dot-product form, which is also its keys per step (a
+/// step is one group of `lanes` keys). Bench case c (GQA 32/8, D = 128, f32)
+/// on an AVX-512 host, medians of alternating runs on the bench's inputs:
+/// 16 lanes in 64-key steps (the earlier choice) 9.0-9.4 ms at 2 threads,
+/// 18.3 at 1; 16 lanes in 16-key steps 8.9-9.2; 8 lanes in 32-, 16- and
+/// 8-key steps 9.0, 8.3 and 7.6-8.0 ms (15.9 at 1 thread); bf16 decode
+/// 6.3 -> 5.9 ms. A step of 8 keys reads 4 KiB each of K and V (D = 128):
+/// the step's P.V from cache overlaps the next step's scores loop, whose
+/// prefetches wait for memory, within the core's out-of-order window. (Why
+/// 256-bit vectors beat 512-bit ones in this memory-bound loop, and by how
+/// much, varied with the state of the shared host: by 0-18%.)
+constexpr int64_t kDotMaxLanes = 8;
 
 /// Fewest lanes worth the dot-product form: narrower vectors (a head dim
 /// that only 1 or 2 divide) make its transposing reduction and unrolled
@@ -671,7 +675,7 @@ int64_t flash::chooseDotLanes(int64_t vectorWidth, int64_t headDim,
   if (vectorWidth <= 0)
     return 0;
   int64_t lanes = static_cast<int64_t>(llvm::bit_floor(
-      static_cast<uint64_t>(std::min<int64_t>(vectorWidth, 64))));
+      static_cast<uint64_t>(std::min(vectorWidth, kDotMaxLanes))));
   while (lanes > 1 && (headDim % lanes != 0 || valueDim % lanes != 0))
     lanes /= 2;
   return lanes >= kDotMinLanes ? lanes : 0;
@@ -684,16 +688,9 @@ bool flash::canUseBF16Dot(const Problem &p, Type keyElementType,
          p.headDim % (2 * lanes) == 0;
 }
 
-int64_t flash::chooseDotKeyTile(int64_t lanes, int64_t keyTile, int64_t rows,
-                                int64_t headDim, int64_t valueDim) {
-  // A group of `lanes` keys takes rows * D FMAs for its scores (and
-  // rows * Dv for P.V).
-  int64_t maxGroups = std::max<int64_t>(
-      1, std::min(kDotStepFMAs / (rows * std::max(headDim, valueDim)),
-                  kDotStepVectors / rows));
-  int64_t groups =
-      std::clamp<int64_t>(llvm::divideCeil(keyTile, lanes), 1, maxGroups);
-  return groups * lanes;
+int64_t flash::chooseDotKeyTile(int64_t lanes) {
+  // One group of keys per step (kDotMaxLanes).
+  return lanes;
 }
 
 SoftmaxState flash::emitDotKeyLoop(OpBuilder &b, Location loc, const Problem &p,

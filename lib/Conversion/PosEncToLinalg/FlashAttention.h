@@ -93,15 +93,14 @@ KeyTile sliceKeyTile(OpBuilder &b, Location loc, const Problem &p,
                      TileExtent keyTile, Value keys);
 
 /// Lanes of the dot-product key loop for head dims `headDim` and `valueDim`:
-/// the widest power of two up to `vectorWidth` dividing both; 0 (use the
-/// tile ops) when `vectorWidth` is 0 or that is under 4 lanes.
+/// the widest power of two up to `vectorWidth` and 8 (kDotMaxLanes) dividing
+/// both; 0 (use the tile ops) when `vectorWidth` is 0 or that is under 4
+/// lanes.
 int64_t chooseDotLanes(int64_t vectorWidth, int64_t headDim, int64_t valueDim);
 
-/// Keys per step of the dot-product key loop: `keyTile` rounded up to whole
-/// groups of `lanes` keys, fewer where the unrolled step of `rows` query rows
-/// would be too large to compile quickly.
-int64_t chooseDotKeyTile(int64_t lanes, int64_t keyTile, int64_t rows,
-                         int64_t headDim, int64_t valueDim);
+/// Keys per step of the dot-product key loop of `lanes` lanes: one group of
+/// `lanes` keys (measured, DotKeyLoop.cpp).
+int64_t chooseDotKeyTile(int64_t lanes);
 
 /// The online softmax over the key tiles [begin, end) of a block whose rows
 /// (`G * block.rows`, static) are few, in the dot-product form: vector ops of

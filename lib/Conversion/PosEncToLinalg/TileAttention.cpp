@@ -667,10 +667,7 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
       fewRows && queryTile.full
           ? chooseDotLanes(options.vectorWidth, p.headDim, p.valueDim)
           : 0;
-  int64_t keyTileSize =
-      lanes ? chooseDotKeyTile(lanes, options.keyTile, p.group * queryTile.tile,
-                               p.headDim, p.valueDim)
-            : options.keyTile;
+  int64_t keyTileSize = lanes ? chooseDotKeyTile(lanes) : options.keyTile;
   // At most kMaxDecodeChunks chunks of a static Sk: enough work items for
   // the threads, and the combine (a reduction over chunks, unrolled when
   // vectorized) stays small; LLVM took 14 s on 64 chunks.

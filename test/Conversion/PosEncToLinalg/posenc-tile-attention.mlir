@@ -19,26 +19,28 @@
 // BADOPT: error: posenc-tile-attention: query-tile, key-tile and decode-chunk must be positive, decode-rows and vector-width non-negative
 
 // DOT (vector-width=16): few-row blocks (G * Sq <= decode-rows) run the
-// dot-product key loop, in vector ops; other blocks keep the tile ops, K pack
-// included. NARROW (vector-width=2): fewer than 4 lanes is no dot form.
+// dot-product key loop, in vector ops of at most 8 lanes; other blocks keep
+// the tile ops, K pack included. NARROW (vector-width=2): fewer than 4 lanes
+// is no dot form.
 
 // BFDOT (bf16-dot-products): bf16 decode scores are AVX-512 BF16 dot
-// products of the rotated bf16 Q rows and the K rows, 2 x 16 channels per
-// x86vector.avx512.dot; f32 blocks, and bf16 head dims that 32 does not
-// divide, keep f32 FMAs. Without the option (NOBFDOT) there are none.
+// products of the rotated bf16 Q rows and the K rows, 2 x 8 channels per
+// x86vector.avx512.dot (8 lanes); f32 blocks, and bf16 head dims that 16
+// does not divide, keep f32 FMAs. Without the option (NOBFDOT) there are
+// none.
 // NOBFDOT-NOT: x86vector
 // BFDOT-LABEL: func.func @decode_split_keys
 // BFDOT-NOT: x86vector
 // BFDOT-LABEL: func.func @decode_sinks_alibi_positions
 // BFDOT: %[[QN:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1], [2]] : tensor<4x1x64xbf16> into tensor<4x64xbf16>
-// BFDOT: %[[K0:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %[[KROW:[a-z0-9_]+]], %[[C0:[a-z0-9_]+]]], %{{.+}} {in_bounds = [true]} : tensor<1x1x?x64xbf16>, vector<32xbf16>
-// BFDOT: %[[Q0:.+]] = vector.transfer_read %[[QN]][%{{.+}}, %[[C0]]], %{{.+}} {in_bounds = [true]} : tensor<4x64xbf16>, vector<32xbf16>
-// BFDOT: %[[D0:.+]] = x86vector.avx512.dot %{{.+}}, %[[Q0]], %[[K0]] : vector<32xbf16> -> vector<16xf32>
-// BFDOT: %[[K1:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %[[KROW]], %[[C32:[a-z0-9_]+]]], %{{.+}} {in_bounds = [true]} : tensor<1x1x?x64xbf16>, vector<32xbf16>
-// BFDOT: %[[Q1:.+]] = vector.transfer_read %[[QN]][%{{.+}}, %[[C32]]], %{{.+}} {in_bounds = [true]} : tensor<4x64xbf16>, vector<32xbf16>
-// BFDOT: x86vector.avx512.dot %[[D0]], %[[Q1]], %[[K1]] : vector<32xbf16> -> vector<16xf32>
+// BFDOT: %[[K0:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %[[KROW:[a-z0-9_]+]], %[[C0:[a-z0-9_]+]]], %{{.+}} {in_bounds = [true]} : tensor<1x1x?x64xbf16>, vector<16xbf16>
+// BFDOT: %[[Q0:.+]] = vector.transfer_read %[[QN]][%{{.+}}, %[[C0]]], %{{.+}} {in_bounds = [true]} : tensor<4x64xbf16>, vector<16xbf16>
+// BFDOT: %[[D0:.+]] = x86vector.avx512.dot %{{.+}}, %[[Q0]], %[[K0]] : vector<16xbf16> -> vector<8xf32>
+// BFDOT: %[[K1:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %[[KROW]], %[[C16:[a-z0-9_]+]]], %{{.+}} {in_bounds = [true]} : tensor<1x1x?x64xbf16>, vector<16xbf16>
+// BFDOT: %[[Q1:.+]] = vector.transfer_read %[[QN]][%{{.+}}, %[[C16]]], %{{.+}} {in_bounds = [true]} : tensor<4x64xbf16>, vector<16xbf16>
+// BFDOT: x86vector.avx512.dot %[[D0]], %[[Q1]], %[[K1]] : vector<16xbf16> -> vector<8xf32>
 // BFDOT: vector.shuffle
-// BFDOT-LABEL: func.func @decode_bf16_d48
+// BFDOT-LABEL: func.func @decode_bf16_d40
 // BFDOT-NOT: x86vector
 // BFDOT: vector.fma
 // BFDOT-NOT: x86vector
@@ -202,17 +204,18 @@ func.func @causal_gqa_rope(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32
 // CHECK: arith.divf
 // CHECK: %[[RES:.+]] = tensor.collapse_shape %[[O]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x4x1x64xf32> into tensor<1x8x1x64xf32>
 // CHECK: return %[[RES]]
-// The same decode block in the dot-product form (vector-width=16: 16 lanes,
-// 4 chunks of D = 64; key steps of 64 keys, 4 groups of 16):
+// The same decode block in the dot-product form (vector-width=16: 8 lanes,
+// the dot form's most; 8 chunks of D = 64; key steps of one group of 8
+// keys):
 // - the key loop carries, per row, the running max (f32) and per-lane sums
-//   (vector<16xf32>), and buffers: the accumulator [4, 64], the step's scores
-//   then probabilities [4, 64] and a key group's lane partials [4, 16, 16];
+//   (vector<8xf32>), and buffers: the accumulator [4, 64], the step's scores
+//   then probabilities [4, 8] and a key group's lane partials [4, 8, 8];
 // - no linalg op runs in the key loop: no transposed K pack, no [rows, keys]
 //   tile generics;
-// - scores: each row of the (rotated) key tile is read in place, 16 channels
+// - scores: each row of the (rotated) key tile is read in place, 8 channels
 //   at a time, each chunk feeding one FMA per query row of the block
-//   ([4, 64], G x Sq rows); the lane partials of 16 keys are summed by a
-//   transposing tree of shuffles (first level: the two 8-lane halves);
+//   ([4, 64], G x Sq rows); the lane partials of 8 keys are summed by a
+//   transposing tree of shuffles (first level: the two 4-lane halves);
 // - the softmax: a horizontal max per row and step, exp, the running sum
 //   kept per lane; P.V reads V rows in place, a probability broadcast per
 //   row; the per-lane sums are reduced once per block, reassociably;
@@ -227,15 +230,15 @@ func.func @causal_gqa_rope(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32
 // DOT: %[[KB:.+]] = bufferization.to_buffer %[[K]] read_only : tensor<1x2x4096x64xf32> to memref<1x2x4096x64xf32, strided<[?, ?, ?, ?], offset: ?>>
 // DOT: %[[VB:.+]] = bufferization.to_buffer %[[V]] read_only
 // DOT: %[[QB:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1], [2]] : tensor<4x1x64xf32> into tensor<4x64xf32>
-// DOT: scf.for %[[KS:[^ ]+]] = %{{.+}} iter_args({{.+}}) -> (f32, f32, f32, f32, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x16x16xf32>)
+// DOT: scf.for %[[KS:[^ ]+]] = %{{.+}} iter_args({{.+}}) -> (f32, f32, f32, f32, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, tensor<4x64xf32>, tensor<4x8xf32>, tensor<4x8x8xf32>)
 // DOT-NOT: linalg.
-// DOT: %[[KT:.+]] = posenc.rotary %{{.+}} offset(%[[KS]] : index) : tensor<1x1x64x64xf32>
+// DOT: %[[KT:.+]] = posenc.rotary %{{.+}} offset(%[[KS]] : index) : tensor<1x1x8x64xf32>
 // DOT-NOT: linalg.
-// DOT: %[[VT:.+]] = tensor.extract_slice %[[V]][%{{.+}}, %{{.+}}, %[[KS]], 0] [1, 1, 64, 64]
+// DOT: %[[VT:.+]] = tensor.extract_slice %[[V]][%{{.+}}, %{{.+}}, %[[KS]], 0] [1, 1, 8, 64]
 // DOT-NOT: linalg.
-// DOT: scf.for %[[G0:[^ ]+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args({{.+}}) -> (tensor<4x64xf32>, tensor<4x16x16xf32>)
+// DOT: scf.for %[[G0:[^ ]+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args({{.+}}) -> (tensor<4x8xf32>, tensor<4x8x8xf32>)
 // DOT-NOT: linalg.
-// DOT: scf.for %[[J:[^ ]+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[PART:[^ ]+]] = %{{.+}}) -> (tensor<4x16x16xf32>)
+// DOT: scf.for %[[J:[^ ]+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[PART:[^ ]+]] = %{{.+}}) -> (tensor<4x8x8xf32>)
 // DOT-NOT: linalg.
 // DOT: %[[KROW:.+]] = arith.addi %[[G0]], %[[J]] : index
 // DOT-NOT: linalg.
@@ -243,34 +246,34 @@ func.func @causal_gqa_rope(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32
 // DOT-NOT: linalg.
 // DOT: memref.prefetch %[[VB]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], read, locality<3>, data
 // DOT-NOT: linalg.
-// DOT: %[[K0:.+]] = vector.transfer_read %[[KT]][%{{.+}}, %{{.+}}, %[[KROW]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<1x1x64x64xf32>, vector<16xf32>
+// DOT: %[[K0:.+]] = vector.transfer_read %[[KT]][%{{.+}}, %{{.+}}, %[[KROW]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<1x1x8x64xf32>, vector<8xf32>
 // DOT-NOT: linalg.
-// DOT: %[[Q0:.+]] = vector.transfer_read %[[QB]][%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<4x64xf32>, vector<16xf32>
-// DOT: %[[P0:.+]] = arith.mulf %[[Q0]], %[[K0]] : vector<16xf32>
+// DOT: %[[Q0:.+]] = vector.transfer_read %[[QB]][%{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<4x64xf32>, vector<8xf32>
+// DOT: %[[P0:.+]] = arith.mulf %[[Q0]], %[[K0]] : vector<8xf32>
 // DOT: %[[K1:.+]] = vector.transfer_read %[[KT]][%{{.+}}, %{{.+}}, %[[KROW]], %{{.+}}]
 // DOT: %[[Q1:.+]] = vector.transfer_read %[[QB]]
-// DOT: vector.fma %[[Q1]], %[[K1]], %[[P0]] : vector<16xf32>
+// DOT: vector.fma %[[Q1]], %[[K1]], %[[P0]] : vector<8xf32>
 // DOT-NOT: linalg.
-// DOT: vector.transfer_write %{{.+}}, %[[PART]][%{{.+}}, %[[J]], %{{.+}}] {in_bounds = [true]} : vector<16xf32>, tensor<4x16x16xf32>
+// DOT: vector.transfer_write %{{.+}}, %[[PART]][%{{.+}}, %[[J]], %{{.+}}] {in_bounds = [true]} : vector<8xf32>, tensor<4x8x8xf32>
 // DOT-NOT: linalg.
-// DOT: vector.shuffle %{{.+}}, %{{.+}} [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23] : vector<16xf32>, vector<16xf32>
+// DOT: vector.shuffle %{{.+}}, %{{.+}} [0, 1, 2, 3, 8, 9, 10, 11] : vector<8xf32>, vector<8xf32>
 // DOT-NOT: linalg.
-// DOT: arith.cmpi sgt, %{{.+}}, %{{.+}} : vector<16xi64>
+// DOT: arith.cmpi sgt, %{{.+}}, %{{.+}} : vector<8xi64>
 // DOT-NOT: linalg.
-// DOT: vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %[[G0]]] {in_bounds = [true]} : vector<16xf32>, tensor<4x64xf32>
+// DOT: vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %[[G0]]] {in_bounds = [true]} : vector<8xf32>, tensor<4x8xf32>
 // DOT-NOT: linalg.
-// DOT: vector.reduction <maximumf>, %{{.+}} : vector<16xf32> into f32
+// DOT: vector.reduction <maximumf>, %{{.+}} : vector<8xf32> into f32
 // DOT-NOT: linalg.
-// DOT: math.exp %{{.+}} : vector<16xf32>
+// DOT: math.exp %{{.+}} : vector<8xf32>
 // DOT-NOT: linalg.
 // DOT: memref.prefetch %[[VB]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], read, locality<3>, data
 // DOT-NOT: linalg.
-// DOT: vector.transfer_read %[[VT]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<1x1x64x64xf32>, vector<16xf32>
+// DOT: vector.transfer_read %[[VT]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<1x1x8x64xf32>, vector<8xf32>
 // DOT-NOT: linalg.
-// DOT: %[[W:.+]] = vector.broadcast %{{.+}} : f32 to vector<16xf32>
-// DOT: vector.fma %[[W]], %{{.+}}, %{{.+}} : vector<16xf32>
+// DOT: %[[W:.+]] = vector.broadcast %{{.+}} : f32 to vector<8xf32>
+// DOT: vector.fma %[[W]], %{{.+}}, %{{.+}} : vector<8xf32>
 // DOT-NOT: linalg.
-// DOT: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<16xf32> into f32
+// DOT: vector.reduction <add>, %{{.+}} fastmath<reassoc> : vector<8xf32> into f32
 // DOT-NOT: linalg.
 // DOT: tensor.from_elements
 // DOT-NOT: linalg.
@@ -419,7 +422,7 @@ func.func @sinks_prefill(%q: tensor<1x8x128x64xf32>, %k: tensor<1x2x128x64xf32>,
 // DOT-SAME: %[[S:[^:]+]]: tensor<8xf32>)
 // DOT: %[[R:.+]]:3 = scf.forall
 // DOT-NOT: %[[S]]{{[^0-9]}}
-// DOT: scf.for {{.+}} -> (f32, f32, f32, f32, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x16x16xf32>)
+// DOT: scf.for {{.+}} -> (f32, f32, f32, f32, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, tensor<4x64xf32>, tensor<4x8xf32>, tensor<4x8x8xf32>)
 // DOT-NOT: %[[S]]{{[^0-9]}}
 // DOT: scf.forall.in_parallel
 // DOT: %[[GS:.+]] = tensor.expand_shape %[[S]]
@@ -434,10 +437,10 @@ func.func @sinks_decode_split_keys(%q: tensor<1x8x1x64xf32>, %k: tensor<1x2x4096
 // the dot-product form with sinks, ALiBi, explicit key positions and bf16:
 // - the loop starts from the sink: max = sink, sum = exp(sink - sink) in lane
 //   0 of the per-lane sums;
-// - the last 64-key step is partial (36 keys): it reads its last key row
+// - the last 8-key step is partial (4 keys): it reads its last key row
 //   again for the keys it lacks (row index min(j, rows - 1)) and masks those
 //   lanes (lane >= rows) to -inf;
-// - K rows are read as bf16 and widened; key positions are read 16 at a
+// - K rows are read as bf16 and widened; key positions are read 8 at a
 //   time (not in bounds past the tile) and sign-extended; the ALiBi bias
 //   -m |q - k| and the causal mask are formed on them per lane.
 // DOT-LABEL: func.func @decode_sinks_alibi_positions
@@ -447,24 +450,24 @@ func.func @sinks_decode_split_keys(%q: tensor<1x8x1x64xf32>, %k: tensor<1x2x4096
 // DOT: %[[S0:.+]] = tensor.extract %[[BS]][%{{.+}}] : tensor<4xf32>
 // DOT: arith.cmpf oeq, %[[S0]], %{{.+}} : f32
 // DOT: %[[E0:.+]] = arith.select
-// DOT: %[[L0:.+]] = vector.insert %[[E0]], %{{.+}} [0] : f32 into vector<16xf32>
-// DOT: scf.for %[[KS:[^ ]+]] = %{{.+}} iter_args(%{{[^ ]+}} = %[[S0]], {{.+}}, %{{[^ ]+}} = %[[L0]], {{.+}}) -> (f32, f32, f32, f32, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, tensor<4x64xf32>, tensor<4x64xf32>, tensor<4x16x16xf32>)
+// DOT: %[[L0:.+]] = vector.insert %[[E0]], %{{.+}} [0] : f32 into vector<8xf32>
+// DOT: scf.for %[[KS:[^ ]+]] = %{{.+}} iter_args(%{{[^ ]+}} = %[[S0]], {{.+}}, %{{[^ ]+}} = %[[L0]], {{.+}}) -> (f32, f32, f32, f32, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, tensor<4x64xf32>, tensor<4x8xf32>, tensor<4x8x8xf32>)
 // DOT: %[[ROWS:.+]] = arith.minsi %{{.+}}, %{{.+}} : index
 // DOT: %[[KP:.+]] = tensor.extract_slice %[[P]][%[[KS]]] [%[[ROWS]]] [1] : tensor<100xi32> to tensor<?xi32>
 // DOT: %[[LAST:.+]] = arith.subi %[[ROWS]], %{{.+}} : index
 // DOT: scf.for
 // DOT: %[[ROW:.+]] = arith.minsi %{{.+}}, %[[LAST]] : index
-// DOT: %[[KB:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %[[ROW]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<1x1x?x64xbf16>, vector<16xbf16>
-// DOT: arith.extf %[[KB]] : vector<16xbf16> to vector<16xf32>
-// DOT: %[[KPV:.+]] = vector.transfer_read %[[KP]][%{{.+}}], %{{.+}} : tensor<?xi32>, vector<16xi32>
-// DOT: %[[KPOS:.+]] = arith.extsi %[[KPV]] : vector<16xi32> to vector<16xi64>
-// DOT: %[[MISSING:.+]] = arith.cmpi sge, %{{.+}}, %{{.+}} : vector<16xi64>
+// DOT: %[[KB:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %{{.+}}, %[[ROW]], %{{.+}}], %{{.+}} {in_bounds = [true]} : tensor<1x1x?x64xbf16>, vector<8xbf16>
+// DOT: arith.extf %[[KB]] : vector<8xbf16> to vector<8xf32>
+// DOT: %[[KPV:.+]] = vector.transfer_read %[[KP]][%{{.+}}], %{{.+}} : tensor<?xi32>, vector<8xi32>
+// DOT: %[[KPOS:.+]] = arith.extsi %[[KPV]] : vector<8xi32> to vector<8xi64>
+// DOT: %[[MISSING:.+]] = arith.cmpi sge, %{{.+}}, %{{.+}} : vector<8xi64>
 // DOT: scf.for
-// DOT: arith.subi %{{.+}}, %[[KPOS]] : vector<16xi64>
-// DOT: arith.sitofp %{{.+}} : vector<16xi64> to vector<16xf32>
+// DOT: arith.subi %{{.+}}, %[[KPOS]] : vector<8xi64>
+// DOT: arith.sitofp %{{.+}} : vector<8xi64> to vector<8xf32>
 // DOT: arith.negf
-// DOT: arith.cmpi sgt, %[[KPOS]], %{{.+}} : vector<16xi64>
-// DOT: arith.select %[[MISSING]], %{{.+}}, %{{.+}} : vector<16xi1>, vector<16xf32>
+// DOT: arith.cmpi sgt, %[[KPOS]], %{{.+}} : vector<8xi64>
+// DOT: arith.select %[[MISSING]], %{{.+}}, %{{.+}} : vector<8xi1>, vector<8xf32>
 // DOT: scf.yield
 // DOT: tensor.from_elements
 // DOT: arith.divf
@@ -479,7 +482,7 @@ func.func @decode_sinks_alibi_positions(%q: tensor<1x8x1x64xbf16>, %k: tensor<1x
 
 // A bf16 decode whose head dim (48) takes 16 lanes but not chunks of 32
 // channels: f32 FMAs (BFDOT checks above).
-func.func @decode_bf16_d48(%q: tensor<1x8x1x48xbf16>, %k: tensor<1x2x640x48xbf16>, %v: tensor<1x2x640x48xbf16>) -> tensor<1x8x1x48xbf16> {
-  %o = posenc.attention %q, %k, %v causal : tensor<1x8x1x48xbf16>, tensor<1x2x640x48xbf16>, tensor<1x2x640x48xbf16> -> tensor<1x8x1x48xbf16>
-  return %o : tensor<1x8x1x48xbf16>
+func.func @decode_bf16_d40(%q: tensor<1x8x1x40xbf16>, %k: tensor<1x2x640x40xbf16>, %v: tensor<1x2x640x40xbf16>) -> tensor<1x8x1x40xbf16> {
+  %o = posenc.attention %q, %k, %v causal : tensor<1x8x1x40xbf16>, tensor<1x2x640x40xbf16>, tensor<1x2x640x40xbf16> -> tensor<1x8x1x40xbf16>
+  return %o : tensor<1x8x1x40xbf16>
 }
