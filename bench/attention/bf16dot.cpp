@@ -1,0 +1,54 @@
+//===- bf16dot.cpp - vdpbf16ps against vfmadd231ps throughput -------------===//
+//
+// Why posenc's prefill keeps f32 FMAs for bf16 inputs: on a host with
+// AVX-512 BF16, how many 512-bit `vdpbf16ps` (32 bf16 products summed
+// pairwise into 16 f32 lanes) and `vfmadd231ps` (16 f32 products) one core
+// retires per second, 16 independent accumulators each (no latency bound).
+// A compute-bound kernel gains from the BF16 form only if the first rate
+// times 2 exceeds the second.
+//
+// Build and run (x86-64 with avx512bf16):
+//   clang++-22 -O2 -mavx512f -mavx512bf16 -o bf16dot bf16dot.cpp && ./bf16dot
+//
+//===----------------------------------------------------------------------===//
+
+#include <chrono>
+#include <cstdio>
+
+#define POSENC_REPEAT16(I)                                                     \
+  I(0)                                                                         \
+  I(1) I(2) I(3) I(4) I(5) I(6) I(7) I(8) I(9) I(10) I(11) I(12) I(13) I(14)   \
+      I(15)
+#define POSENC_DP(n) "vdpbf16ps %%zmm30, %%zmm31, %%zmm" #n "\n\t"
+#define POSENC_FMA(n) "vfmadd231ps %%zmm30, %%zmm31, %%zmm" #n "\n\t"
+
+int main() {
+  constexpr long iterations = 100000000;
+  auto seconds = [](auto start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
+  auto start = std::chrono::steady_clock::now();
+  asm volatile(
+      "vpxord %%zmm30, %%zmm30, %%zmm30\n\t"
+      "vpxord %%zmm31, %%zmm31, %%zmm31\n\t"
+      "mov %0, %%rcx\n1:\n\t" POSENC_REPEAT16(POSENC_DP) "dec %%rcx\n\tjnz 1b"
+      :
+      : "r"(iterations)
+      : "rcx", "memory");
+  double dot = seconds(start);
+  start = std::chrono::steady_clock::now();
+  asm volatile(
+      "mov %0, %%rcx\n1:\n\t" POSENC_REPEAT16(POSENC_FMA) "dec %%rcx\n\tjnz 1b"
+      :
+      : "r"(iterations)
+      : "rcx", "memory");
+  double fma = seconds(start);
+  double dotRate = 16 * iterations / dot / 1e9;
+  double fmaRate = 16 * iterations / fma / 1e9;
+  std::printf("vdpbf16ps %.2f G/s (%.1f G products/s), vfmadd231ps %.2f G/s "
+              "(%.1f G products/s)\n",
+              dotRate, 32 * dotRate, fmaRate, 16 * fmaRate);
+  return 0;
+}
