@@ -78,10 +78,10 @@ def PosEncTileAttention : Pass<"posenc-tile-attention"> {
       reduced together by a transposing shuffle tree; the softmax runs on
       those key vectors (the running sum kept per lane, reduced once per
       block) and P.V streams V rows. Its vectors have at most 8 lanes and
-      a step is one group of lanes keys (`key-tile` applies to the tile
-      ops only): measured fastest for memory-bound decode on AVX-512 hosts
-      too. With `bf16-dot-products`, bf16 scores take
-      AVX-512 BF16 dot products (`x86vector.avx512.dot`, `vdpbf16ps`): each
+      a step is one group of lanes keys (`key-tile` sizes the tile ops'
+      steps only): measured fastest for this memory-bound loop on AVX-512
+      hosts too. With `bf16-dot-products`, bf16 scores take AVX-512 BF16
+      dot products (`x86vector.avx512.dot`, `vdpbf16ps`): each
       lane sums a pair of channels' exact products into f32, so a chunk
       covers twice the channels of an f32 FMA; P.V keeps f32 probabilities
       and widens V.
@@ -113,9 +113,9 @@ def PosEncTileAttention : Pass<"posenc-tile-attention"> {
            "f32 lanes of a vector register, for the dot-product key loop of "
            "few-row blocks (G * Sq <= decode-rows): its vectors take the "
            "widest power of two up to this and 8 dividing the head dims (at "
-           "least 4), its register blocks the register file (32 registers from 16 "
-           "lanes up, else 16); 0: those blocks use linalg tile ops like the "
-           "others">,
+           "least 4), its register blocks the register file (32 registers "
+           "from 16 lanes up, else 16); 0: those blocks use linalg tile ops "
+           "like the others">,
     Option<"bf16DotProducts", "bf16-dot-products", "bool",
            /*default=*/"false",
            "In the dot-product key loop, bf16 Q and K rows take AVX-512 "
