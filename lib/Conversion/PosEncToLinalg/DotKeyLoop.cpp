@@ -78,8 +78,11 @@ constexpr int64_t kDotMinLanes = 4;
 /// interleaved streams faster than one): 21.1 -> 19.6 ms at 1 thread, 10.7
 /// -> 10.0 at 2; and with two streams, 1 KiB ahead of each (2 KiB in all)
 /// was 1-5% faster than 2 KiB over four alternating A/B runs (0.5 and 4 KiB:
-/// no better). Prefetching the next step's K rows during P.V was
-/// slower (it evicts the V tile that the second row block reads).
+/// no better). With 64-key steps, prefetching the next step's K rows during
+/// P.V was slower (it evicted the V tile that the second row block reads).
+/// P.V issues no prefetches of its own: those of the scores loop cover its V
+/// rows (dropping P.V's repeats: 2 threads equal, 1 thread 16.0 -> 15.4
+/// ms).
 constexpr int64_t kPrefetchBytes = 1024;
 
 /// Vector registers of a host whose registers hold `vectorWidth` f32 lanes:
@@ -224,8 +227,7 @@ private:
   Value emitValues(Value acc, Value probs, ArrayRef<Value> alpha);
   /// emitValues for rows [r0, r0 + rowBlock), `width` value chunks at a time.
   Value emitValueBlock(Value acc, Value probs, ArrayRef<Value> alpha,
-                       int64_t r0, int64_t rowBlock, int64_t width,
-                       bool prefetch);
+                       int64_t r0, int64_t rowBlock, int64_t width);
   LoopState emitStep(Value keys, const LoopState &state);
 
   OpBuilder &b;
@@ -495,14 +497,12 @@ Value DotKernel::emitValues(Value acc, Value probs, ArrayRef<Value> alpha) {
   else
     width = largestDivisor(valueChunks, accumulators);
   for (int64_t r0 = 0; r0 < rows; r0 += rowBlock)
-    acc = emitValueBlock(acc, probs, alpha, r0, rowBlock, width,
-                         /*prefetch=*/r0 == 0);
+    acc = emitValueBlock(acc, probs, alpha, r0, rowBlock, width);
   return acc;
 }
 
 Value DotKernel::emitValueBlock(Value acc, Value probs, ArrayRef<Value> alpha,
-                                int64_t r0, int64_t rowBlock, int64_t width,
-                                bool prefetch) {
+                                int64_t r0, int64_t rowBlock, int64_t width) {
   auto columns = scf::ForOp::create(b, loc, index(0), index(valueChunks),
                                     index(width), ValueRange{acc});
   OpBuilder::InsertionGuard guard(b);
@@ -529,8 +529,6 @@ Value DotKernel::emitValueBlock(Value acc, Value probs, ArrayRef<Value> alpha,
     for (int64_t j = 0; j < lanes; ++j) {
       Value key = add(key0, index(j));
       Value row = tileRow(key);
-      if (prefetch)
-        prefetchRow(valueBuffer, key, column(0), width * lanes);
       SmallVector<Value> v;
       for (int64_t c = 0; c < width; ++c)
         v.push_back(read(tile.values, {zero, zero, row, column(c)}));
@@ -686,11 +684,6 @@ bool flash::canUseBF16Dot(const Problem &p, Type keyElementType,
   return p.elementType.isBF16() && keyElementType.isBF16() &&
          llvm::is_contained({int64_t(4), int64_t(8), int64_t(16)}, lanes) &&
          p.headDim % (2 * lanes) == 0;
-}
-
-int64_t flash::chooseDotKeyTile(int64_t lanes) {
-  // One group of keys per step (kDotMaxLanes).
-  return lanes;
 }
 
 SoftmaxState flash::emitDotKeyLoop(OpBuilder &b, Location loc, const Problem &p,

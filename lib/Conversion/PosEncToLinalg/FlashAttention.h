@@ -98,10 +98,6 @@ KeyTile sliceKeyTile(OpBuilder &b, Location loc, const Problem &p,
 /// lanes.
 int64_t chooseDotLanes(int64_t vectorWidth, int64_t headDim, int64_t valueDim);
 
-/// Keys per step of the dot-product key loop of `lanes` lanes: one group of
-/// `lanes` keys (measured, DotKeyLoop.cpp).
-int64_t chooseDotKeyTile(int64_t lanes);
-
 /// The online softmax over the key tiles [begin, end) of a block whose rows
 /// (`G * block.rows`, static) are few, in the dot-product form: vector ops of
 /// `lanes` lanes, K rows read in place (DotKeyLoop.cpp); `vectorWidth` (the

@@ -667,7 +667,9 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
       fewRows && queryTile.full
           ? chooseDotLanes(options.vectorWidth, p.headDim, p.valueDim)
           : 0;
-  int64_t keyTileSize = lanes ? chooseDotKeyTile(lanes) : options.keyTile;
+  // The dot-product key loop steps one group of `lanes` keys (kDotMaxLanes
+  // in DotKeyLoop.cpp); `key-tile` sizes the tile ops' steps.
+  int64_t keyTileSize = lanes ? lanes : options.keyTile;
   // At most kMaxDecodeChunks chunks of a static Sk: enough work items for
   // the threads, and the combine (a reduction over chunks, unrolled when
   // vectorized) stays small; LLVM took 14 s on 64 chunks.
