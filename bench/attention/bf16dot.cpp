@@ -15,12 +15,17 @@
 #include <chrono>
 #include <cstdio>
 
-#define POSENC_REPEAT16(I)                                                     \
-  I(0)                                                                         \
-  I(1) I(2) I(3) I(4) I(5) I(6) I(7) I(8) I(9) I(10) I(11) I(12) I(13) I(14)   \
-      I(15)
-#define POSENC_DP(n) "vdpbf16ps %%zmm30, %%zmm31, %%zmm" #n "\n\t"
-#define POSENC_FMA(n) "vfmadd231ps %%zmm30, %%zmm31, %%zmm" #n "\n\t"
+/// 16 copies of `op zmm30, zmm31, zmmN` for N = 0..15: independent
+/// accumulators, so the loop is bound by throughput, not latency.
+#define POSENC_OPS16(op)                                                       \
+  op " %%zmm30, %%zmm31, %%zmm0\n\t" op " %%zmm30, %%zmm31, %%zmm1\n\t" op     \
+     " %%zmm30, %%zmm31, %%zmm2\n\t" op " %%zmm30, %%zmm31, %%zmm3\n\t" op     \
+     " %%zmm30, %%zmm31, %%zmm4\n\t" op " %%zmm30, %%zmm31, %%zmm5\n\t" op     \
+     " %%zmm30, %%zmm31, %%zmm6\n\t" op " %%zmm30, %%zmm31, %%zmm7\n\t" op     \
+     " %%zmm30, %%zmm31, %%zmm8\n\t" op " %%zmm30, %%zmm31, %%zmm9\n\t" op     \
+     " %%zmm30, %%zmm31, %%zmm10\n\t" op " %%zmm30, %%zmm31, %%zmm11\n\t" op   \
+     " %%zmm30, %%zmm31, %%zmm12\n\t" op " %%zmm30, %%zmm31, %%zmm13\n\t" op   \
+     " %%zmm30, %%zmm31, %%zmm14\n\t" op " %%zmm30, %%zmm31, %%zmm15\n\t"
 
 int main() {
   constexpr long iterations = 100000000;
@@ -33,14 +38,14 @@ int main() {
   asm volatile(
       "vpxord %%zmm30, %%zmm30, %%zmm30\n\t"
       "vpxord %%zmm31, %%zmm31, %%zmm31\n\t"
-      "mov %0, %%rcx\n1:\n\t" POSENC_REPEAT16(POSENC_DP) "dec %%rcx\n\tjnz 1b"
+      "mov %0, %%rcx\n1:\n\t" POSENC_OPS16("vdpbf16ps") "dec %%rcx\n\tjnz 1b"
       :
       : "r"(iterations)
       : "rcx", "memory");
   double dot = seconds(start);
   start = std::chrono::steady_clock::now();
   asm volatile(
-      "mov %0, %%rcx\n1:\n\t" POSENC_REPEAT16(POSENC_FMA) "dec %%rcx\n\tjnz 1b"
+      "mov %0, %%rcx\n1:\n\t" POSENC_OPS16("vfmadd231ps") "dec %%rcx\n\tjnz 1b"
       :
       : "r"(iterations)
       : "rcx", "memory");
