@@ -85,6 +85,9 @@ static void addLLVMLowering(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // Before upstream's vector lowering, which reads i1 memrefs (bytes) as
+  // bit-packed vectors.
+  pm.addPass(createPosEncLowerI1VectorMemory());
   // Contractions (register tiles of rows x lanes) become outer products:
   // one broadcast-FMA per row and reduction step.
   ConvertVectorToLLVMPassOptions vectorToLLVM;

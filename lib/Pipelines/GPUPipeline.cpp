@@ -85,6 +85,8 @@ static void addHostLowering(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  // i1 memrefs hold bytes; upstream's vector lowering reads them packed.
+  pm.addPass(createPosEncLowerI1VectorMemory());
   // n-D vectors (emulated mma fragments) are unrolled to 1-D first.
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
@@ -136,6 +138,7 @@ static void addNVVMLowering(OpPassManager &pm,
   pm.addPass(createCSEPass());
 
   pm.addNestedPass<gpu::GPUModuleOp>(createStripDebugInfoPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createPosEncLowerI1VectorMemory());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());

@@ -190,4 +190,44 @@ def PosEncForallToFor : Pass<"posenc-forall-to-for"> {
   ];
 }
 
+def PosEncLowerI1VectorMemory
+    : Pass<"posenc-lower-i1-vector-memory"> {
+  let summary = "Lower vector loads and stores of i1 memrefs to one byte "
+                "per element";
+  let description = [{
+    An `i1` memref holds one byte per element: memref indexing, scalar
+    `memref.load`/`memref.store`, `memref.global` initializers and the
+    callers' buffers (numpy `bool`) all agree on that. LLVM, however, lays a
+    `<N x i1>` vector out bit-packed in memory, so upstream's
+    `convert-vector-to-llvm`, which lowers a `vector.load` of
+    `memref<...xi1>` to `llvm.load ... -> vector<Nxi1>`, reads N bits of the
+    first bytes instead of N bytes: a wrong result, silently (for example an
+    `arith.andi` with a `dense<true>` constant reads `[1, 0, 0, ...]`).
+    docs/upstream-i1-vector-load.md holds a reduced reproducer.
+
+    This pass lowers every rank-1 `vector.transfer_read`/`transfer_write`
+    of an `i1` memref to `vector.load`/`store`/`maskedload`/`maskedstore`
+    (upstream's patterns, applied to these ops only), then those four ops on
+    `i1` memrefs to the LLVM dialect on bytes: an `llvm.load` (or
+    `llvm.intr.masked.load`) of `vector<Nxi8>` and an `llvm.trunc` to
+    `vector<Nxi1>`; stores `llvm.zext` to bytes first. Ops of other element
+    types are left to `convert-vector-to-llvm`. An `i1` vector memory op it
+    cannot lower (`vector.expandload`, `vector.compressstore`, rank > 1,
+    scalable vectors) is an error, not a wrong result. Run it after
+    `convert-vector-to-scf` and before `convert-vector-to-llvm`.
+  }];
+  let options = [
+    Option<"force32BitVectorIndices", "force-32bit-vector-indices", "bool",
+           /*default=*/"true",
+           "Masks of out-of-bounds transfers are computed on i32 lanes "
+           "(as convert-vector-to-llvm does)">
+  ];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 #endif // POSENC_TRANSFORMS_PASSES_TD
