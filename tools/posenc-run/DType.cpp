@@ -19,7 +19,14 @@ std::optional<DType> getDType(Type elementType) {
     return DType::F32;
   if (elementType.isF64())
     return DType::F64;
+  // i1 is one byte per element in memory (0 or 1), as numpy's bool.
+  if (elementType.isInteger(1))
+    return DType::I1;
   // Signless and signed integers share the two's-complement bits numpy uses.
+  if (elementType.isInteger(8) && !elementType.isUnsignedInteger())
+    return DType::I8;
+  if (elementType.isInteger(16) && !elementType.isUnsignedInteger())
+    return DType::I16;
   if (elementType.isInteger(32) && !elementType.isUnsignedInteger())
     return DType::I32;
   if (elementType.isIndex() ||
@@ -38,6 +45,12 @@ llvm::StringRef getNpyDescr(DType type) {
     return "<f4";
   case DType::F64:
     return "<f8";
+  case DType::I1:
+    return "|b1";
+  case DType::I8:
+    return "|i1";
+  case DType::I16:
+    return "<i2";
   case DType::I32:
     return "<i4";
   case DType::I64:
@@ -48,8 +61,12 @@ llvm::StringRef getNpyDescr(DType type) {
 
 unsigned getByteWidth(DType type) {
   switch (type) {
+  case DType::I1:
+  case DType::I8:
+    return 1;
   case DType::F16:
   case DType::BF16:
+  case DType::I16:
     return 2;
   case DType::F32:
   case DType::I32:
@@ -61,7 +78,39 @@ unsigned getByteWidth(DType type) {
   llvm_unreachable("unknown DType");
 }
 
-bool isFloat(DType type) { return type != DType::I32 && type != DType::I64; }
+bool isFloat(DType type) {
+  switch (type) {
+  case DType::F16:
+  case DType::BF16:
+  case DType::F32:
+  case DType::F64:
+    return true;
+  case DType::I1:
+  case DType::I8:
+  case DType::I16:
+  case DType::I32:
+  case DType::I64:
+    return false;
+  }
+  llvm_unreachable("unknown DType");
+}
+
+uint64_t getIntegerBound(DType type) {
+  switch (type) {
+  case DType::I1:
+    return 2;
+  case DType::I8:
+    return 1ull << 7;
+  case DType::I16:
+    return 1ull << 15;
+  case DType::I32:
+    return 1ull << 31;
+  case DType::I64:
+    return 1ull << 63;
+  default:
+    return 0;
+  }
+}
 
 uint16_t floatToHalfBits(float value) {
   uint32_t bits = llvm::bit_cast<uint32_t>(value);

@@ -84,7 +84,7 @@ static Expected<TensorSpec> getTensorSpec(func::FuncOp entry, Type type,
   if (!dtype)
     return llvm::createStringError(
         where() + ": unsupported element type (supported: f16, "
-                  "bf16, f32, f64, i32, i64, index)");
+                  "bf16, f32, f64, i1, i8, i16, i32, i64, index)");
   Expected<uint64_t> bytes =
       getCheckedByteSize(tensorType.getShape(), getByteWidth(*dtype));
   if (!bytes)

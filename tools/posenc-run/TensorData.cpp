@@ -75,6 +75,15 @@ void fillRandom(MutableArrayRef<char> data, DType type, uint64_t seed,
     return fillWith<float>(data, [&] { return rng.nextFloat(); });
   case DType::F64:
     return fillWith<double>(data, [&] { return rng.nextDouble(); });
+  case DType::I1:
+    return fillWith<uint8_t>(
+        data, [&] { return static_cast<uint8_t>(rng.next() % intMax); });
+  case DType::I8:
+    return fillWith<int8_t>(
+        data, [&] { return static_cast<int8_t>(rng.next() % intMax); });
+  case DType::I16:
+    return fillWith<int16_t>(
+        data, [&] { return static_cast<int16_t>(rng.next() % intMax); });
   case DType::I32:
     return fillWith<int32_t>(
         data, [&] { return static_cast<int32_t>(rng.next() % intMax); });
@@ -99,6 +108,15 @@ static void printElement(raw_ostream &os, ArrayRef<char> data, DType type,
   case DType::F64:
     os << format("%.17g", load<double>(data, index));
     return;
+  case DType::I1:
+    os << (load<uint8_t>(data, index) ? "true" : "false");
+    return;
+  case DType::I8:
+    os << static_cast<int>(load<int8_t>(data, index));
+    return;
+  case DType::I16:
+    os << load<int16_t>(data, index);
+    return;
   case DType::I32:
     os << load<int32_t>(data, index);
     return;
@@ -118,6 +136,12 @@ static double loadAsDouble(ArrayRef<char> data, DType type, int64_t index) {
     return load<float>(data, index);
   case DType::F64:
     return load<double>(data, index);
+  case DType::I1:
+    return load<uint8_t>(data, index) != 0;
+  case DType::I8:
+    return load<int8_t>(data, index);
+  case DType::I16:
+    return load<int16_t>(data, index);
   case DType::I32:
     return load<int32_t>(data, index);
   case DType::I64:

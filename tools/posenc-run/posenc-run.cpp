@@ -86,7 +86,8 @@ static cl::opt<uint64_t> seed("seed",
                               cl::init(0), cl::cat(runCategory));
 static cl::opt<uint64_t>
     intMax("int-max",
-           cl::desc("Random integers are drawn from [0, N) (default 4096)"),
+           cl::desc("Random integers are drawn from [0, N) (default 4096, "
+                    "clamped to i1, i8 and i16)"),
            cl::value_desc("N"), cl::init(4096), cl::cat(runCategory));
 static cl::opt<bool> writableInputs(
     "writable-inputs",
@@ -310,9 +311,8 @@ static Expected<HostBuffer> loadInput(const EntrySignature &signature,
           " does not match " + what + ", which needs " +
           formatNpyShape(spec.type.getShape()));
     reader.emplace(std::move(*opened));
-  } else if (!isFloat(spec.dtype) &&
-             intMax >
-                 (spec.dtype == DType::I32 ? (1ull << 31) : (1ull << 63))) {
+  } else if (!isFloat(spec.dtype) && intMax.getNumOccurrences() &&
+             intMax > getIntegerBound(spec.dtype)) {
     return llvm::createStringError("--int-max=" + Twine(intMax) +
                                    " does not fit " + what);
   }
@@ -322,7 +322,11 @@ static Expected<HostBuffer> loadInput(const EntrySignature &signature,
     return buffer.takeError();
   // The header matched the argument: read exactly its bytes, in place.
   if (!reader)
-    fillRandom(buffer->bytes(), spec.dtype, seed, index, intMax);
+    // The default bound is clamped to narrow types (i1: 0 or 1).
+    fillRandom(buffer->bytes(), spec.dtype, seed, index,
+               isFloat(spec.dtype)
+                   ? intMax
+                   : std::min<uint64_t>(intMax, getIntegerBound(spec.dtype)));
   else if (Error err = reader->readData(buffer->bytes()))
     return std::move(err);
   return buffer;

@@ -2,7 +2,7 @@
 // is a one-line error and exit status 1, never a crash.
 
 // RUN: not posenc-run %s 2>&1 | FileCheck %s --check-prefix=AMBIGUOUS
-// AMBIGUOUS: posenc-run: error: the module has 10 public functions (ok, two, i32, dynamic, unranked, scalar, i8, nothing, overflow, toolarge); choose one with --entry=NAME
+// AMBIGUOUS: posenc-run: error: the module has 11 public functions (ok, two, i32, narrow, dynamic, unranked, scalar, ui8, nothing, overflow, toolarge); choose one with --entry=NAME
 // RUN: not posenc-run %s --entry=missing 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // UNKNOWN: error: no function named 'missing' in the module (public functions: ok, two,
 // RUN: not posenc-run %s --entry=decl 2>&1 | FileCheck %s --check-prefix=DECL
@@ -14,8 +14,8 @@
 // UNRANKED: error: argument 0 of @unranked has type 'tensor<*xf32>': posenc-run needs ranked tensor arguments and results
 // RUN: not posenc-run %s --entry=scalar 2>&1 | FileCheck %s --check-prefix=SCALAR
 // SCALAR: error: argument 0 of @scalar has type 'f32': posenc-run needs ranked tensor arguments and results
-// RUN: not posenc-run %s --entry=i8 2>&1 | FileCheck %s --check-prefix=I8
-// I8: error: result 0 of @i8 has type 'tensor<4xi8>': unsupported element type (supported: f16, bf16, f32, f64, i32, i64, index)
+// RUN: not posenc-run %s --entry=ui8 2>&1 | FileCheck %s --check-prefix=UI8
+// UI8: error: result 0 of @ui8 has type 'tensor<4xui8>': unsupported element type (supported: f16, bf16, f32, f64, i1, i8, i16, i32, i64, index)
 // RUN: not posenc-run %s --entry=nothing 2>&1 | FileCheck %s --check-prefix=NOTHING
 // NOTHING: error: @nothing returns nothing; posenc-run needs at least one result
 // RUN: not posenc-run %s --entry=overflow 2>&1 | FileCheck %s --check-prefix=OVERFLOW
@@ -50,6 +50,14 @@
 // INTMAX: error: --int-max=2147483649 does not fit argument 0 of @i32 (tensor<4xi32>)
 // RUN: posenc-run %s --entry=i32 --int-max=2147483648 --iterations=1 | FileCheck %s --check-prefix=INTMAXOK
 // INTMAXOK: RESULT entry=i32
+// A given --int-max must fit narrow types too; the default is clamped.
+// RUN: not posenc-run %s --entry=narrow --int-max=3 2>&1 | FileCheck %s --check-prefix=INTMAXI1
+// INTMAXI1: error: --int-max=3 does not fit argument 0 of @narrow (tensor<64xi1>)
+// RUN: posenc-run %s --entry=narrow --iterations=1 --print-output | FileCheck %s --check-prefix=NARROW
+// NARROW: output 0: tensor<64xi1>
+// NARROW-NEXT: [{{(true|false)(, (true|false))+}}]
+// NARROW: output 1: tensor<64xi8>
+// NARROW-NEXT: [{{-?[0-9]+(, -?[0-9]+)+}}]
 // RUN: not posenc-run %s --entry=ok --shared-libs=%t.missing.so 2>&1 | FileCheck %s --check-prefix=LIB
 // LIB: error: shared library '{{.*}}missing.so' does not exist
 // RUN: not posenc-run %s --entry=ok --iterations=1 --outputs-dir=%s/sub 2>&1 | FileCheck %s --check-prefix=OUTDIR
@@ -86,6 +94,9 @@ func.func @two(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf32> {
 func.func @i32(%a: tensor<4xi32>) -> tensor<4xi32> {
   return %a : tensor<4xi32>
 }
+func.func @narrow(%a: tensor<64xi1>, %b: tensor<64xi8>) -> (tensor<64xi1>, tensor<64xi8>) {
+  return %a, %b : tensor<64xi1>, tensor<64xi8>
+}
 func.func @dynamic(%a: tensor<?x8xf32>) -> tensor<?x8xf32> {
   return %a : tensor<?x8xf32>
 }
@@ -96,9 +107,9 @@ func.func @scalar(%a: f32) -> tensor<4xf32> {
   %t = tensor.splat %a : tensor<4xf32>
   return %t : tensor<4xf32>
 }
-func.func @i8(%a: tensor<4xf32>) -> tensor<4xi8> {
-  %e = tensor.empty() : tensor<4xi8>
-  return %e : tensor<4xi8>
+func.func @ui8(%a: tensor<4xf32>) -> tensor<4xui8> {
+  %e = tensor.empty() : tensor<4xui8>
+  return %e : tensor<4xui8>
 }
 func.func @nothing(%a: tensor<4xf32>) {
   return
