@@ -52,6 +52,14 @@ What is drawn (per case):
               attention sinks, an [Hq] f32 argument: log(Sk) + U(-3, 3) (the
               sink takes a share of every row's weight, from small to most),
               sometimes with one head's sink at -inf.
+  linalg:     (linalg_cases.py) chains of linalg.generic on tensors as
+              importers emit them: elementwise (1-3 arith ops per body,
+              compare + select, casts), broadcast, reduction and gather
+              (tensor.extract) over i1, i8, i16, i32, i64, f16, bf16, f32,
+              f64 (arguments, dense and splat constants); expected values
+              from numpy's evaluation of the arith semantics. Indices
+              LINALG_BASE + LINALG_GROUP * G + j (j < LINALG_GROUP) belong
+              to option group G, so the posenc-op cases are as before.
 Extents are odd, prime or off-by-one powers of two so that blocks and vector
 tiles do not divide them; each case has at most MAX_ELEMENTS elements per
 tensor.
@@ -112,6 +120,10 @@ output type relative to the value: 2^-24 f32, 2^-11 f16, 2^-8 bf16):
                    uniform inputs: 6.1e-6 (D = 16, Sk = 8), 2.5e-5 (64, 16),
                    6.5e-5 (128, 64); the GQA miscompile this harness found
                    (wrong kv head) gave errors of 0.08-1.93.
+  linalg:          integers and i1 exactly; floats exactly (every op is
+                   correctly rounded in its type on both sides), except
+                   float sums, which may reassociate: 2 n EPS sum|x| per
+                   sum, propagated through later ops (linalg_cases.py).
   A mismatch, and any failure of posenc-run on a case (compile or run, or
   more than --timeout seconds per case), is a failure; the script prints `REPRO: ...` (one line: the replay command, the
   case, the pipeline, threads, error and tolerance), and ends with
@@ -139,11 +151,17 @@ sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import posenc_exec as pe  # noqa: E402
 import posenc_mlir as pm  # noqa: E402
 import posenc_ref as ref  # noqa: E402
+import linalg_cases  # noqa: E402
 
-OPS = ("rotary", "alibi", "sinusoidal", "learned", "attention")
+OPS = ("rotary", "alibi", "sinusoidal", "learned", "attention", "linalg")
 OPS_CYCLE = ("rotary", "attention", "alibi", "rotary", "attention", "sinusoidal",
              "learned", "attention")
 GROUP = 24                  # cases per option group (3 op cycles)
+# Linalg chains (linalg_cases.py) have indices of their own, LINALG_BASE +
+# LINALG_GROUP * G + j for option group G, so that adding them changed no
+# posenc-op case.
+LINALG_BASE = 1_000_000_000
+LINALG_GROUP = 8
 MAX_ELEMENTS = 1 << 16      # per tensor of a case
 CHUNK_CASES = 8             # cases per posenc-run call
 CHUNK_ELEMENTS = 1 << 19    # input + output elements per posenc-run call
@@ -221,7 +239,11 @@ def as_input(x64, elem):
 
 
 def as_output(y, elem):
-    return pe.from_bf16_bits(y).astype(np.float64) if elem == "bf16" else y.astype(np.float64)
+    if elem == "bf16":
+        return pe.from_bf16_bits(y).astype(np.float64)
+    if elem in linalg_cases.INTS:
+        return y.astype(np.int64)  # exact (i1: 0/1)
+    return y.astype(np.float64)
 
 
 def half_tol(expect, elem):
@@ -744,7 +766,15 @@ GENERATORS = {"rotary": gen_rotary, "alibi": gen_alibi, "sinusoidal": gen_sinuso
 
 
 def op_of(index):
+    if index >= LINALG_BASE:
+        return "linalg"
     return OPS_CYCLE[index % len(OPS_CYCLE)]
+
+
+def group_of(index):
+    if index >= LINALG_BASE:
+        return (index - LINALG_BASE) // LINALG_GROUP
+    return index // GROUP
 
 
 def make_case(seed, index):
@@ -758,6 +788,8 @@ def make_case(seed, index):
         # gained sinks (same shapes, options and q, k, v).
         gen_attention(case, rng, np.random.default_rng([seed, index, 6]),
                       np.random.default_rng([seed, index, 7]))
+    elif case.op == "linalg":
+        linalg_cases.gen_linalg(case, rng, extent)
     else:
         GENERATORS[case.op](case, rng)
     return case
@@ -894,13 +926,21 @@ def compare(case, out, inject):
     """(ok, error and tolerance at the worst element, its err/tol)."""
     expect = case.expect
     tol = np.broadcast_to(np.asarray(case.tol, dtype=np.float64), expect.shape)
-    if inject == "mismatch":
+    if inject == "mismatch" and expect.size:
         expect = expect.copy()
         j = case.index % expect.size
-        expect.flat[j] += 3 * tol.flat[j] + 2.0 ** -10
+        if case.elem in linalg_cases.INTS:
+            expect.flat[j] = 1 - expect.flat[j]  # a different value, also for i1
+        else:
+            expect.flat[j] += 3 * tol.flat[j] + 2.0 ** -10
     got = as_output(out, case.elem)
     if got.shape != expect.shape:
         return False, math.inf, 0.0, math.inf
+    if case.elem in linalg_cases.INTS:
+        # Integers and i1 bit for bit; the error is the count of elements
+        # that differ (an injected mismatch adds 1 to one element).
+        wrong = int(np.sum(got != np.round(expect).astype(np.int64)))
+        return wrong == 0, float(wrong), 0.0, math.inf if wrong else 0.0
     err = np.abs(got - expect)
     err = np.where(np.isnan(err), math.inf, err)
     ratio = err / np.maximum(tol, 1e-300)
@@ -1020,6 +1060,9 @@ def chunks(cases):
 def group_cases(seed, group, ops, limit):
     """The cases of option group `group` whose op is in `ops` (at most `limit`)."""
     indices = [i for i in range(group * GROUP, (group + 1) * GROUP) if op_of(i) in ops]
+    if "linalg" in ops:
+        start = LINALG_BASE + group * LINALG_GROUP
+        indices += list(range(start, start + LINALG_GROUP))
     return [make_case(seed, i) for i in indices[:min(len(indices), limit)]]
 
 
@@ -1044,7 +1087,7 @@ def replay(h, spec):
     """--replay SEED:I[,I...]: the cases, as one module, under their group's options."""
     seed, _, rest = spec.partition(":")
     indices = [int(i) for i in rest.split(",")]
-    groups = {i // GROUP for i in indices}
+    groups = {group_of(i) for i in indices}
     if len(groups) != 1:
         sys.exit(f"--replay: cases {indices} are in different option groups")
     h.args.seed = int(seed)
