@@ -88,6 +88,34 @@ class WholeModel(nn.Module):
         return out[0]
 
 
+class PaddedModel(nn.Module):
+    """forward(input_ids, attention_mask[, position_ids], *params) -> the
+    last_hidden_state of a HF XxxModel on a padded batch.
+
+    What a serving stack hands a model: a batch of sequences of different
+    lengths, left-padded, with the tokenizer's 0/1 `attention_mask` and
+    explicit position ids (here with gaps, as after dropped or packed tokens),
+    all function arguments. HF builds the 4-D mask from `attention_mask`
+    (padding and causal combined: boolean tensors, i1 in the export).
+    """
+
+    def __init__(self, model: nn.Module, names, position_ids: bool):
+        super().__init__()
+        self.model = model
+        self.names = list(names)
+        self.position_ids = position_ids
+
+    def forward(self, input_ids, attention_mask, *rest):
+        kwargs = {"use_cache": False, "attention_mask": attention_mask}
+        params = rest
+        if self.position_ids:
+            kwargs["position_ids"], params = rest[0], rest[1:]
+        out = torch.func.functional_call(
+            self.model, dict(zip(self.names, params)), (input_ids,), kwargs
+        )
+        return out[0]
+
+
 class ZeroMoE(nn.Module):
     """Stands in for GptOssMLP: returns (zeros, None); no parameters."""
 
@@ -118,6 +146,9 @@ class Spec:
     # config kwargs that are not config fields (attn_implementation)
     extra: dict = dataclasses.field(default_factory=dict)
     pass_attention_mask: bool = True
+    # whether the model's forward takes position_ids (the padded variant
+    # passes them)
+    position_ids: bool = True
     # applied to the built model before re-initialization (e.g. drop the MoE)
     patch: Callable[[nn.Module], None] | None = None
 
@@ -258,6 +289,7 @@ SPECS = [
             use_cache=False,
         ),
         extra=dict(attn_implementation="eager"),
+        position_ids=False,
         seed=5,
         encoding="ALiBi (BLOOM form: slopes x (cumsum(attention_mask)-1), added with "
         "baddbmm), MHA 4",
@@ -281,6 +313,7 @@ SPECS = [
             use_cache=False,
         ),
         extra=dict(attn_implementation="eager"),
+        position_ids=False,
         seed=6,
         encoding="ALiBi (MPT form: slopes x arange(1-max_seq_len, 1), sliced to the "
         "last 16 keys), MHA 4",
@@ -421,7 +454,31 @@ def reinit_(model: nn.Module, gen: torch.Generator) -> None:
                 p.copy_(val.to(p.dtype))
 
 
-def build(spec: Spec):
+# Models also exported as "<name>_padded" (PaddedModel): every model whose
+# un-raised export posenc-run can compile (BLOOM's ALiBi positions come from
+# attention_mask.cumsum, tm_tensor.scan; gpt_oss's router from tm_tensor.sort).
+PADDED = ("llama3_eager", "llama3_sdpa", "qwen2_yarn", "gptj", "phi3_partial", "mpt",
+          "gpt2", "gpt_oss_nomoe")
+BATCH = 2
+PAD = 5  # left padding of the second sequence
+
+
+def padded_inputs(gen: torch.Generator):
+    """input_ids, attention_mask and position_ids of the padded batch: row 0
+    is SEQ tokens, row 1 SEQ - PAD tokens after PAD pads (mask 0, position 1,
+    as HF's generate() fills them); positions grow by 1 or 2 (gaps) from 0."""
+    ids = torch.randint(0, VOCAB, (BATCH, SEQ), generator=gen, dtype=torch.int64)
+    mask = torch.ones(BATCH, SEQ, dtype=torch.int64)
+    mask[1, :PAD] = 0
+    steps = torch.randint(1, 3, (BATCH, SEQ), generator=gen, dtype=torch.int64)
+    pos = torch.zeros(BATCH, SEQ, dtype=torch.int64)
+    pos[0] = torch.cumsum(steps[0], 0) - steps[0, 0]
+    pos[1, :PAD] = 1
+    pos[1, PAD:] = torch.cumsum(steps[1, PAD:], 0) - steps[1, PAD]
+    return ids, mask, pos
+
+
+def build(spec: Spec, padded: bool = False):
     cfg_cls = getattr(transformers, spec.config_cls)
     model_cls = getattr(transformers, spec.model_cls)
     cfg = cfg_cls(**spec.config, **spec.extra)
@@ -434,6 +491,13 @@ def build(spec: Spec):
     _keep_buffers_as_constants(model)
     names = [n for n, _ in model.named_parameters()]
     params = [p.detach().clone().contiguous() for _, p in model.named_parameters()]
+    if padded:
+        ids, mask, pos = padded_inputs(gen)
+        wrapper = PaddedModel(model, names, spec.position_ids).eval()
+        inputs = [ids, mask] + ([pos] if spec.position_ids else [])
+        input_names = ["input_ids", "attention_mask"] + (
+            ["position_ids"] if spec.position_ids else [])
+        return cfg, wrapper, inputs + params, input_names + names
     ids = torch.randint(0, VOCAB, (1, SEQ), generator=gen, dtype=torch.int64)
     wrapper = WholeModel(model, names, spec.pass_attention_mask).eval()
     args = [ids] + params
@@ -526,8 +590,18 @@ def npy_bytes(a: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
-def run_one(spec: Spec, posenc_opt: str) -> dict:
-    cfg, wrapper, args, arg_names = build(spec)
+INPUT_ROLES = {
+    "input_ids": "token ids, seeded uniform in [0, %d)" % VOCAB,
+    "attention_mask": f"0/1 key mask: row 1 left-padded by {PAD}",
+    "position_ids": "positions with gaps (steps of 1 or 2); pads at 1",
+}
+
+
+def run_one(spec: Spec, posenc_opt: str, padded: bool = False) -> dict:
+    cfg, wrapper, args, arg_names = build(spec, padded)
+    if padded:
+        spec = dataclasses.replace(spec, name=spec.name + "_padded",
+                                   title=spec.title + ", padded batch")
     with torch.no_grad():
         out = wrapper(*args)
         ir = export(spec, wrapper, args, posenc_opt)
@@ -537,8 +611,10 @@ def run_one(spec: Spec, posenc_opt: str) -> dict:
         f"// Generated by {COMMAND} {spec.name}; do not edit.\n"
         f"// {spec.title}: {spec.model_cls}({spec.config_cls}), "
         f"see test/Raising/Models/MANIFEST.md.\n"
-        f"// Arguments: %arg0 = input_ids, %arg1.. = parameters "
-        f"(MANIFEST.md lists them).\n"
+        + (f"// Arguments: %arg0 = input_ids, %arg1 = attention_mask, then position_ids "
+           f"(if taken) and the parameters (MANIFEST.md lists them).\n" if padded else
+           f"// Arguments: %arg0 = input_ids, %arg1.. = parameters "
+           f"(MANIFEST.md lists them).\n")
     )
     write_if_changed(os.path.join(d, "model.mlir"), (header + ir).encode())
     for old in os.listdir(d):
@@ -553,8 +629,7 @@ def run_one(spec: Spec, posenc_opt: str) -> dict:
         spec=spec,
         cfg=cfg,
         arg_names=arg_names,
-        arg_roles=["token ids, seeded uniform in [0, %d)" % VOCAB]
-        + [roles.get(n, "") for n in arg_names[1:]],
+        arg_roles=[INPUT_ROLES.get(n) or roles.get(n, "") for n in arg_names],
         args=[(tuple(a.shape), str(a.dtype).replace("torch.", "")) for a in args],
         out=(tuple(out.shape), str(out.dtype).replace("torch.", "")),
         ir_bytes=len(header) + len(ir),
@@ -605,6 +680,16 @@ def manifest(results) -> str:
         "and no cache, transformers 5 instead runs its packed-sequence detection",
         "(`find_packed_sequence_indices`: cumsum of position-id differences), which",
         "torch-mlir lowers to `tm_tensor.scan`.",
+        "",
+        "`<name>_padded` (issue 26) is the same model on what serving hands it: a batch",
+        f"of {BATCH} sequences, the second left-padded by {PAD} tokens, with the 0/1",
+        "`attention_mask` and `position_ids` with gaps (steps of 1 or 2; pads at",
+        "position 1) as function arguments (`PaddedModel`: `forward(input_ids,",
+        "attention_mask[, position_ids], *params)`; MPT takes no position_ids). HF",
+        "builds its 4-D mask from `attention_mask` with boolean tensors (i1 in the",
+        "export). BLOOM (positions from `attention_mask.cumsum`, `tm_tensor.scan`)",
+        "and gpt_oss (`tm_tensor.sort`) have no padded form: posenc-run cannot",
+        "compile their un-raised export.",
         "",
         "Ops of dialects posenc does not register (torch-mlir's `tm_tensor.scan` in bloom,",
         "`tm_tensor.sort` in gpt_oss) have no custom syntax posenc can parse: such a module",
@@ -686,10 +771,11 @@ def main() -> int:
     for spec in SPECS:
         if spec.name not in wanted:
             continue
-        r = run_one(spec, opts.posenc_opt)
-        print(f"{spec.name}: {r['ir_bytes']} bytes of IR, {len(r['args'])} arguments",
-              flush=True)
-        results.append(r)
+        for padded in (False, True) if spec.name in PADDED else (False,):
+            r = run_one(spec, opts.posenc_opt, padded)
+            print(f"{r['spec'].name}: {r['ir_bytes']} bytes of IR, {len(r['args'])} arguments",
+                  flush=True)
+            results.append(r)
     if not opts.no_manifest and wanted == {s.name for s in SPECS}:
         write_if_changed(os.path.join(OUT_DIR, "MANIFEST.md"), manifest(results).encode())
     return 0
