@@ -18,7 +18,8 @@ weights as function arguments) and export() (torch-mlir FX import to linalg
 on tensors), into a temporary directory (--keep DIR: that one, kept):
 
   model.mlir   the import (un-raised)
-  argN.npy     the N-th argument (arg0 = input_ids, then the parameters)
+  argN.npy     the N-th argument (arg0 = input_ids, then the parameters;
+               with --padded: input_ids [2, S], attention_mask, position_ids)
   out0.npy     torch's fp32 last_hidden_state on those arguments (the reference)
   raised.mlir  posenc-opt --allow-unregistered-dialect
                --pass-pipeline='builtin.module(posenc-raise-pipeline{print-stats=true})'
@@ -53,7 +54,8 @@ The last line is
 <model>_unraised_ms, <model>_raised_ms, <model>_err_unraised, <model>_err_raised
 (keys of runs that did not happen are absent); attention_not_raised=<models>,
 baseline_na=<models> and failed=<models> (comma lists) when not empty;
-load1_start and load1_end (1-minute load average: the machine may be shared).
+padded=1 with --padded; load1_start and load1_end (1-minute load average: the
+machine may be shared).
 With several thread counts (--threads 1,2) the per-model keys end in _tN and
 threads=1,2. A failed check (error above tol, or posenc-run or posenc-opt
 failing on the raised module) exits with status 1 after the RESULT line.
@@ -250,6 +252,10 @@ def main():
     p.add_argument("--build", default=os.path.join(ROOT, "build"))
     p.add_argument("--keep", default="", help="write the exported files here and keep them")
     p.add_argument("--timeout", type=float, default=1200.0, help="per posenc-run call, s")
+    p.add_argument("--padded", action="store_true",
+                   help="a padded batch (the exporter's <name>_padded form: 2 sequences, "
+                   "the second left-padded, attention_mask and position_ids with gaps as "
+                   "arguments); models without that form are left out")
     a = p.parse_args()
     q = a.quick
     a.seq = a.seq or (32 if q else 2048)
@@ -266,6 +272,14 @@ def main():
     for m in models:
         if m not in MODELS:
             p.error(f"unknown model {m!r} (one of {', '.join(MODELS)})")
+    if a.padded:
+        sys.path.insert(0, os.path.join(ROOT, "scripts"))
+        from export_hf_attention import PADDED  # noqa: E402
+        skipped = [m for m in models if m not in PADDED]
+        if skipped:
+            print(f"bench/raising: --padded: no padded form of {', '.join(skipped)} "
+                  "(scripts/export_hf_attention.py PADDED)")
+        models = [m for m in models if m in PADDED]
     if a.hidden != a.heads * a.head_dim:
         p.error("--hidden must be --heads x --head-dim (GPT-2, GPT-J, MPT, BLOOM and Phi-3 "
                 "derive head_dim as hidden / heads)")
@@ -329,7 +343,7 @@ def main():
         row = dict(name=name, runs={}, gqa=has_gqa(spec))
         rows.append(row)
         t0 = time.time()
-        _, wrapper, args, _ = E.build(spec)
+        _, wrapper, args, _ = E.build(spec, padded=a.padded)
         with torch.no_grad():
             ref = wrapper(*args).detach().numpy()
             ir = E.export(spec, wrapper, args, opt)
@@ -472,6 +486,8 @@ def main():
         res["baseline_na"] = ",".join(baseline_na)
     if failed:
         res["failed"] = ",".join(failed)
+    if a.padded:
+        res["padded"] = 1
     res["load1_start"] = load_start[0]
     res["load1_end"] = load_end[0]
 
