@@ -40,8 +40,14 @@ wrong row, head or tile is off by O(1)), plus one output ulp for bf16 (2^-7
 |ref|) and f16 (2^-10 |ref|) outputs, whose f32 values may round either
 way; NaN and +-inf must match exactly; integer outputs exactly.
 
+Exported models (--models DIR...: test/Raising/Models/<name>, issue 26):
+each whole imported model is compiled both ways too, on its own .npy inputs
+(token ids, padding masks, positions with gaps, weights), with the same
+tolerance; a model the scalar lowering cannot run (foreign ops) is counted
+as not runnable. Counted with the corpus ("semantic: models: ...").
+
 Usage: semantic_check.py POSENC_RUN CORPUS_DIR... [--max-files N]
-       [--seconds S] [--seed S] [-v]
+       [--seconds S] [--seed S] [--models DIR...] [-v]
 Prints one REPRO line per mismatch and ends with "N passed, N failed"
 (passed = modules that ran on both sides and agreed).
 """
@@ -104,13 +110,17 @@ def entry_of(text):
     return m.group(1).decode() if m else None
 
 
-def run(posenc_run, module_path, entry, pipeline, threads, seed, outdir):
-    """Runs posenc-run once; returns (ok, outputs or error text)."""
+def run(posenc_run, module_path, entry, pipeline, threads, seed, outdir, inputs=None,
+        timeout=TIMEOUT_S):
+    """Runs posenc-run once (on `inputs`, .npy paths, or seeded random
+    inputs); returns (ok, outputs or error text)."""
     cmd = [posenc_run, module_path, f"--entry={entry}", "--iterations=1", "--warmup=0",
            f"--seed={seed}", f"--int-max={INT_MAX}", f"--pipeline={pipeline}", f"--outputs-dir={outdir}",
            f"--threads={threads}"]
+    if inputs:
+        cmd.append("--inputs=" + ",".join(inputs))
     try:
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S,
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                              preexec_fn=limit_memory)
     except subprocess.TimeoutExpired:
         return False, "timeout"
@@ -174,6 +184,54 @@ def compare(got, want):
     return None
 
 
+MODEL_TIMEOUT_S = 180  # a whole exported model compiles in 5-10 s
+
+
+def check_models(posenc_run, dirs, rng, verbose):
+    """The exported models (test/Raising/Models/<name>: model.mlir and its
+    argN.npy): posenc-cpu-pipeline with drawn options vs the scalar lowering,
+    on the model's own inputs (real token ids, positions, masks and weights).
+    Returns (passed, failed, not runnable)."""
+    passed = failed = skipped = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, d in enumerate(sorted(dirs)):
+            module = os.path.join(d, "model.mlir")
+            inputs = []
+            while os.path.exists(os.path.join(d, f"arg{len(inputs)}.npy")):
+                inputs.append(os.path.join(d, f"arg{len(inputs)}.npy"))
+            with open(module, "rb") as f:
+                entry = entry_of(f.read())
+            if not inputs or entry is None:
+                skipped += 1
+                continue
+            pipeline, threads = draw_options(rng)
+            outs = []
+            for side, (pl, th) in enumerate(((pipeline, threads), (REFERENCE_PIPELINE, 1))):
+                outdir = os.path.join(tmp, f"model{n}-{side}")
+                os.mkdir(outdir)
+                outs.append(run(posenc_run, module, entry, pl, th, 0, outdir, inputs,
+                                MODEL_TIMEOUT_S))
+                shutil.rmtree(outdir)
+            (ok_cpu, cpu), (ok_ref, ref) = outs
+            name = os.path.basename(os.path.normpath(d))
+            if not ok_ref:
+                skipped += 1  # e.g. foreign ops (tm_tensor) in the import
+                if verbose:
+                    print(f"skip model {name}: {ref}")
+                continue
+            problem = (compare(cpu, ref) if ok_cpu else
+                       f"posenc-cpu-pipeline failed, the scalar lowering ran: {cpu}")
+            if problem is None:
+                passed += 1
+                if verbose:
+                    print(f"ok   model {name}")
+                continue
+            failed += 1
+            print(f"REPRO: posenc-run {module} --inputs={','.join(inputs)} --threads={threads} "
+                  f"--pipeline='{pipeline}'  # vs --pipeline='{REFERENCE_PIPELINE}': {problem}")
+    return passed, failed, skipped
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("posenc_run")
@@ -181,6 +239,9 @@ def main():
     ap.add_argument("--max-files", type=int, default=0, help="0: all")
     ap.add_argument("--seconds", type=float, default=0, help="0: no limit")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--models", nargs="*", default=[],
+                    help="exported model directories (model.mlir + argN.npy) checked "
+                    "on their own inputs, whatever --max-files and --seconds say")
     ap.add_argument("-v", action="store_true")
     args = ap.parse_args()
 
@@ -274,6 +335,12 @@ def main():
     if posenc_opt:
         print(f"semantic: raising: {raising['passed']} passed, {raising['failed']} failed, "
               f"{raising['timeout']} timed out (raised modules vs un-raised, scalar lowering)")
+    if args.models:
+        mp, mf, ms = check_models(args.posenc_run, args.models, rng, args.v)
+        print(f"semantic: models: {mp} passed, {mf} failed, {ms} not runnable "
+              f"(exported models on their own inputs)")
+        counts["passed"] += mp
+        counts["failed"] += mf
     print(f"{counts['passed']} passed, {counts['failed']} failed")
     return 1 if counts["failed"] or raising["failed"] else 0
 

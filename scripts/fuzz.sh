@@ -155,12 +155,17 @@ echo "fuzz: wall time $(( $(date +%s) - t0 )) s"
 # whole long-run corpus of mutated modules.
 semantic_run="${POSENC_BUILD_DIR:-build}/bin/posenc-run"
 if [[ " ${targets[*]} " == *" pass "* ]] && [ -x "$semantic_run" ]; then
+  # Exported whole models on their own inputs (issue 26): three padded
+  # batches in CI (about a minute), all of them in long runs.
+  models=test/Raising/Models
   if [ "$mode" = --ci ]; then
     sem_dirs=("$seeds/pass")
-    sem_flags=(--max-files "${POSENC_SEMANTIC_FILES:-200}" --seconds 120)
+    sem_flags=(--max-files "${POSENC_SEMANTIC_FILES:-200}" --seconds 120
+               --models "$models/llama3_sdpa_padded" "$models/mpt_padded"
+               "$models/gpt2_padded")
   else
     sem_dirs=("$work/corpus/pass")
-    sem_flags=()
+    sem_flags=(--models "$models"/*/)
   fi
   python3 fuzz/semantic_check.py "$semantic_run" "${sem_dirs[@]}" "${sem_flags[@]}" \
     >"$work/semantic.log" 2>&1 || status=1
