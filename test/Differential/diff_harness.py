@@ -957,8 +957,10 @@ class Stats:
     failed: Dict[str, int] = field(default_factory=lambda: {op: 0 for op in OPS})
     worst: Dict[Tuple[str, bool], float] = field(default_factory=dict)
     options: Dict[str, int] = field(default_factory=dict)
+    coverage: set = field(default_factory=set)  # (form, type) of linalg cases
 
     def record(self, case, ok, ratio, opts):
+        self.coverage |= getattr(case, "coverage", set())
         self.cases[case.op] += 1
         self.failed[case.op] += 0 if ok else 1
         key = (case.op, case.elem == "f32")
@@ -1110,6 +1112,11 @@ def summary(stats, elapsed):
             print(f"{op:<11} {stats.cases[op]:>6} {stats.failed[op]:>6}  "
                   f"{worst[0]:>18}  {worst[1]:>8}")
     print("options (cases): " + ", ".join(f"{k} {v}" for k, v in sorted(stats.options.items())))
+    if stats.cases["linalg"]:
+        pairs = [(f, t) for f in linalg_cases.FORMS for t in linalg_cases.TYPES]
+        missing = [f"{f}:{t}" for f, t in pairs if (f, t) not in stats.coverage]
+        print(f"linalg coverage: {len(pairs) - len(missing)} of {len(pairs)} (form, type) pairs; "
+              f"missing: {' '.join(missing) or 'none'}")
     failed = sum(stats.failed.values())
     print(f"time {elapsed:.1f} s")
     print(f"{sum(stats.cases.values()) - failed} passed, {failed} failed")

@@ -354,7 +354,7 @@ class Chain:
                 sub = shape[int(rng.integers(1, len(shape))):]
             node = self.source(elem, sub)
         if node.shape != shape:
-            self.kinds.append("broadcast")
+            self.kinds.append(f"broadcast-{elem}")
         return node
 
     def empty(self, shape, elem):
@@ -385,6 +385,7 @@ class Chain:
                   f"iterator_types = [{its}]}}{ins} outs({out} : {rtype}) {{")
         args = [f"{b}: {n.elem}" for b, n in zip(block, inputs)] + [f"{out_arg}: {out_elem}"]
         self.line(f"^bb0({', '.join(args)}):")
+        self.kinds.append(f"value-{out_elem}")
         for text in lines:
             self.line("  " + text)
         self.line(f"  linalg.yield {result} : {out_elem}")
@@ -626,7 +627,34 @@ def gen_linalg(case, rng, extent):
             x = Node(name, want, x.shape, value, err)
     case.result, case.rtype, case.elem = x.name, x.type, x.elem
     case.expect, case.tol = x.value, x.err
-    kinds = sorted(set(chain.kinds))
+    case.coverage = coverage(chain.kinds, x.elem)
+    kinds = sorted(set(k for k in chain.kinds if not k.startswith("value-")))
     case.desc = (f"linalg {x.elem}{list(x.shape)} {len(case.body)} lines: "
                  + ",".join(kinds[:12]) + (",..." if len(kinds) > 12 else ""))
     return case
+
+
+FORMS = ("argument", "dense", "splat", "result", "intermediate", "elementwise", "broadcast",
+         "reduction", "gather")
+ELEMENTWISE = set(INT_BINARY) | set(FLOAT_BINARY) | {"cmpi", "cmpf", "select"}
+
+
+def coverage(kinds, result_elem):
+    """The (form, type) pairs a case exercises (FORMS x TYPES)."""
+    pairs = {("result", result_elem)}
+    for k in kinds:
+        parts = k.split("-")
+        head, elem = parts[0], parts[-1]
+        if elem not in TYPES:
+            continue
+        form = {"arg": "argument", "dense": "dense", "splat": "splat",
+                "value": "intermediate", "broadcast": "broadcast", "reduce": "reduction",
+                "gather": "gather"}.get(head)
+        if form is None and head in ELEMENTWISE:
+            form = "elementwise"
+        if form is None and len(parts) == 3:  # casts: op-src-dst
+            pairs.add(("elementwise", parts[1]))
+            form = "elementwise"
+        if form:
+            pairs.add((form, elem))
+    return pairs
