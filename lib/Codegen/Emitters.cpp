@@ -196,15 +196,20 @@ Value mlir::posenc::emitAlibiBias(OpBuilder &b, Location loc, Value slope,
   if (form == AlibiForm::key_linear)
     return arith::MulFOp::create(b, loc, slope,
                                  arith::SIToFPOp::create(b, loc, f32, kPos));
-  // -m * |q - k|, the distance formed exactly in integers as max(q-k, k-q):
-  // arith lowers n-D vectors to LLVM, math.absi does not.
-  Value distance =
-      arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, qPos, kPos),
-                             arith::SubIOp::create(b, loc, kPos, qPos));
+  // -m * |q - k|, the distance formed exactly as an unsigned integer: the
+  // larger minus the smaller position, whose wrapped difference is right as
+  // unsigned for every pair (|2^62 - (-2^62)| = 2^63 does not fit signed),
+  // then converted as unsigned. A select, not math.absi: arith lowers n-D
+  // vectors to LLVM, math.absi does not.
+  Value qFirst =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, qPos, kPos);
+  Value distance = arith::SelectOp::create(
+      b, loc, qFirst, arith::SubIOp::create(b, loc, qPos, kPos),
+      arith::SubIOp::create(b, loc, kPos, qPos));
   return arith::NegFOp::create(
       b, loc,
       arith::MulFOp::create(b, loc, slope,
-                            arith::SIToFPOp::create(b, loc, f32, distance)));
+                            arith::UIToFPOp::create(b, loc, f32, distance)));
 }
 
 //===----------------------------------------------------------------------===//

@@ -534,6 +534,12 @@ static LogicalResult verifyAttentionShapes(AttentionOp op) {
                           "length");
   if (q[1] == 0 || k[1] == 0)
     return op.emitOpError("needs at least one query and one key/value head");
+  // A query/key head dim of 0 makes every logit 0 and a value head dim of 0
+  // an empty result: no model has them, and the tiled lowerings divide by
+  // the head dim, so they are rejected rather than given a meaning.
+  if (q[3] == 0 || v[3] == 0)
+    return op.emitOpError("head dims must be > 0, got query/key head_dim ")
+           << q[3] << " and value head_dim " << v[3];
   if (q[1] % k[1] != 0)
     return op.emitOpError("query heads (")
            << q[1] << ") must be a multiple of key/value heads (" << k[1]

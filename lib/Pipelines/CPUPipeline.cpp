@@ -2,6 +2,8 @@
 
 #include "posenc/Pipelines/CPUPipeline.h"
 
+#include "ModulePipeline.h"
+
 #include "posenc/Pipelines/LinalgPipeline.h"
 #include "posenc/Transforms/Passes.h"
 
@@ -126,7 +128,7 @@ void mlir::posenc::buildCPUPipeline(OpPassManager &pm,
 }
 
 void mlir::posenc::registerCPUPipeline() {
-  PassPipelineRegistration<CPUPipelineOptions>(
+  registerModulePipeline<CPUPipelineOptions>(
       "posenc-cpu-pipeline",
       "Lower posenc (and linalg on tensors) to vectorized, OpenMP-threaded "
       "LLVM dialect code for the host CPU",

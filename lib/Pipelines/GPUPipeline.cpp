@@ -2,6 +2,8 @@
 
 #include "posenc/Pipelines/GPUPipeline.h"
 
+#include "ModulePipeline.h"
+
 #include "posenc/GPU/Passes.h"
 #include "posenc/Pipelines/LinalgPipeline.h"
 #include "posenc/Transforms/Passes.h"
@@ -191,7 +193,7 @@ void mlir::posenc::buildGPUPipeline(OpPassManager &pm,
 }
 
 void mlir::posenc::registerGPUPipeline() {
-  PassPipelineRegistration<GPUPipelineOptions>(
+  registerModulePipeline<GPUPipelineOptions>(
       "posenc-gpu-pipeline",
       "Lower the elementwise posenc ops (and linalg on tensors) to one NVVM "
       "kernel each and serialize them to PTX or cubin",

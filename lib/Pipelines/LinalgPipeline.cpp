@@ -2,6 +2,8 @@
 
 #include "posenc/Pipelines/LinalgPipeline.h"
 
+#include "ModulePipeline.h"
+
 #include "posenc/Conversion/Passes.h"
 #include "posenc/Transforms/Passes.h"
 
@@ -52,7 +54,7 @@ void mlir::posenc::buildPosEncToLinalgPipeline(OpPassManager &pm) {
 }
 
 void mlir::posenc::registerPosEncToLinalgPipeline() {
-  PassPipelineRegistration<PosEncLoweringOptions>(
+  registerModulePipeline<PosEncLoweringOptions>(
       "posenc-to-linalg-pipeline",
       "Lower posenc to linalg on tensors and stop (the entry point for hosts "
       "with their own codegen)",

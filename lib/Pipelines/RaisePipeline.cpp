@@ -4,6 +4,7 @@
 
 #include "posenc/Raising/Passes.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -13,7 +14,15 @@ using namespace mlir::posenc;
 
 void mlir::posenc::buildRaisePipeline(OpPassManager &pm,
                                       const RaisePipelineOptions &options) {
-  OpPassManager &nested = options.anchor.getValue().empty()
+  // Under a module (or `any`), the passes run on its functions: any op, or
+  // `anchor`. Nested in a function-like op (`func.func(posenc-raise-
+  // pipeline)`), they run on that op itself: nesting again would reach
+  // nothing.
+  StringRef on = pm.getOpAnchorName();
+  bool onModule = on == ModuleOp::getOperationName() ||
+                  on == OpPassManager::getAnyOpAnchorName();
+  OpPassManager &nested = !onModule ? pm
+                          : options.anchor.getValue().empty()
                               ? pm.nestAny()
                               : pm.nest(options.anchor.getValue());
   // Importers repeat identical producers (one tensor.empty or slice per

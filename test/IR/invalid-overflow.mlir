@@ -49,7 +49,7 @@ func.func @learned_offset_overflow(%x: tensor<1x4x8xf32>, %t: tensor<16x8xf32>) 
 // getSExtValue() of the verifier and folder (an assertion, or garbage in a
 // release build), and the lowering built ill-typed arith ops.
 func.func @offset_i128(%x: tensor<1x4x8xf32>, %t: tensor<16x8xf32>, %o: i128) -> tensor<1x4x8xf32> {
-  // expected-error @+1 {{operand #2 must be signless integer of 1 to 64 bits or index}}
+  // expected-error @+1 {{operand #2 must be signless integer of 2 to 64 bits or index}}
   %r = posenc.learned_absolute %x, %t offset(%o : i128) : tensor<1x4x8xf32>, tensor<16x8xf32>
   return %r : tensor<1x4x8xf32>
 }
@@ -57,7 +57,7 @@ func.func @offset_i128(%x: tensor<1x4x8xf32>, %t: tensor<16x8xf32>, %o: i128) ->
 // -----
 
 func.func @seq_len_i128(%n: i128) -> tensor<2xf32> {
-  // expected-error @+1 {{operand #0 must be signless integer of 1 to 64 bits or index}}
+  // expected-error @+1 {{operand #0 must be signless integer of 2 to 64 bits or index}}
   %inv, %af = posenc.rope_frequencies dim 4 base 10000.0 scaling(#posenc.dynamic_ntk<factor = 2.0, max_position_embeddings = 16>) seq_len(%n : i128) : tensor<2xf32>, f32
   return %inv : tensor<2xf32>
 }
@@ -70,4 +70,14 @@ func.func @attention_dynamic_key_head_dim(%q: tensor<1x1x4x8xf32>, %k: tensor<1x
   // expected-error @+1 {{head dims must be static}}
   %o = posenc.attention %q, %k, %v rope(<layout = half_split, rotary_dim = 4>, %inv : tensor<2xf32>) : tensor<1x1x4x8xf32>, tensor<1x1x4x?xf32>, tensor<1x1x4x8xf32> -> tensor<1x1x4x8xf32>
   return %o : tensor<1x1x4x8xf32>
+}
+
+// -----
+
+// An i1 offset sign-extended `true` to -1 (a rotation by -1 position): i1 is
+// not an offset type (issue 22 item 8).
+func.func @offset_i1(%x: tensor<1x4x8xf32>, %t: tensor<16x8xf32>, %o: i1) -> tensor<1x4x8xf32> {
+  // expected-error @+1 {{operand #2 must be signless integer of 2 to 64 bits or index}}
+  %r = posenc.learned_absolute %x, %t offset(%o : i1) : tensor<1x4x8xf32>, tensor<16x8xf32>
+  return %r : tensor<1x4x8xf32>
 }

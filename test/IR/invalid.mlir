@@ -615,6 +615,24 @@ func.func @attention_dynamic_head_dim(%q: tensor<1x8x16x?xf32>, %k: tensor<1x8x1
 
 // -----
 
+// A zero head dim has no meaning a model uses (every logit 0); the tiled
+// lowerings divide by it (issue 22 item 3: SIGFPE before this check).
+func.func @attention_zero_head_dim(%q: tensor<1x2x8x0xf32>, %v: tensor<1x2x8x16xf32>) {
+  // expected-error @+1 {{head dims must be > 0, got query/key head_dim 0 and value head_dim 16}}
+  %0 = posenc.attention %q, %q, %v : tensor<1x2x8x0xf32>, tensor<1x2x8x0xf32>, tensor<1x2x8x16xf32> -> tensor<1x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @attention_zero_value_head_dim(%q: tensor<1x2x8x16xf32>, %v: tensor<1x2x8x0xf32>) {
+  // expected-error @+1 {{head dims must be > 0, got query/key head_dim 16 and value head_dim 0}}
+  %0 = posenc.attention %q, %q, %v : tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x0xf32> -> tensor<1x2x8x0xf32>
+  return
+}
+
+// -----
+
 func.func @attention_head_dim(%q: tensor<1x8x16x128xf32>, %k: tensor<1x8x16x64xf32>) {
   // expected-error @+1 {{query head_dim (128) differs from key head_dim (64)}}
   %0 = posenc.attention %q, %k, %k : tensor<1x8x16x128xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32> -> tensor<1x8x16x64xf32>

@@ -256,6 +256,23 @@ def group_alibi(run, rng):
     expect = ref.alibi_bias(ref.alibi_slopes(H), sq, sk, "symmetric", q_positions=qp,
                             k_positions=kp, batch=B)
     check("alibi batched explicit positions", bool(np.allclose(got, expect, rtol=2 ** -23, atol=0)))
+    # Positions at the ends of i64 (issue 22 item 6): |q - k| up to 2^64 - 2^40
+    # does not fit a signed i64; max(q - k, k - q) wrapped to -2^63 and gave
+    # the farthest key a bias of +m 2^63. The distance is now unsigned.
+    # Values whose differences f64 holds exactly (the reference subtracts in
+    # f64); three f32 roundings (slope, distance, product).
+    qp = np.array([2 ** 62, -2 ** 62, 0, 2 ** 63 - 2 ** 40], np.int64)
+    kp = np.array([-2 ** 62, 2 ** 62, -2 ** 63, 2 ** 61, -2 ** 63 + 2 ** 40, 7], np.int64)
+    for form in ("symmetric", "key_linear"):
+        t = f"tensor<3x4x6xf32>"
+        module = (f"func.func @alibi(%q: tensor<4xi64>, %k: tensor<6xi64>) -> {t} {{\n"
+                  f"  %b = posenc.alibi {form} slopes(<num_heads = 3>) q_positions(%q : tensor<4xi64>)"
+                  f" k_positions(%k : tensor<6xi64>) : {t}\n  return %b : {t}\n}}\n")
+        (got,) = run(module, [qp, kp])
+        expect = ref.alibi_bias(ref.alibi_slopes(3), 4, 6, form, q_positions=qp, k_positions=kp)
+        err = np.abs(got - expect)
+        check(f"alibi {form} positions at the ends of i64",
+              bool(np.all(err <= 3 * 2.0 ** -24 * np.abs(expect))), f"max err {err.max():.3g}")
 
 
 # ----------------------------------------------------------------------------
@@ -448,6 +465,25 @@ def attention_module(args, pre, clauses, types):
             f"  return %o : {to}\n}}\n")
 
 
+def dynamic_attention_module(args, pre, clauses, types):
+    """attention_module with q, k, v and the result cast to dynamic sequence
+    lengths (the documented way to run dynamic lengths with static inputs)."""
+    def dynamic(t):
+        dims = t[len("tensor<"):-1].split("x")
+        dims[2] = "?"
+        return "tensor<" + "x".join(dims) + ">"
+    tq, tk, tv, to = types
+    renamed = [a.replace("%q:", "%q0:").replace("%k:", "%k0:").replace("%v:", "%v0:")
+               for a in args]
+    casts = "".join(f"  %{n} = tensor.cast %{n}0 : {t} to {dynamic(t)}\n"
+                    for n, t in (("q", tq), ("k", tk), ("v", tv)))
+    return (f"func.func @att({', '.join(renamed)}) -> {to} {{\n{casts}{pre}"
+            f"  %od = posenc.attention %q, %k, %v{clauses} : {dynamic(tq)}, {dynamic(tk)}, "
+            f"{dynamic(tv)} -> {dynamic(to)}\n"
+            f"  %o = tensor.cast %od : {dynamic(to)} to {to}\n"
+            f"  return %o : {to}\n}}\n")
+
+
 # ----------------------------------------------------------------------------
 def group_attention_sinks(run, rng):
     """gpt-oss attention sinks through both lowerings: the flash loop nest
@@ -469,6 +505,11 @@ def group_attention_sinks(run, rng):
         (1, 8, 2, 16, 600, 32, 32, True, "f32", True, ""),           # G*Sq > 16: one key loop
         (1, 4, 4, 9, 6, 32, 16, True, "bf16", True, ""),             # Sq > Sk: masked rows
         (1, 4, 2, 6, 6, 32, 32, True, "bf16", False, ""),
+        # Dynamic lengths entered through tensor.cast (issue 22 item 1: group
+        # size 1 with sinks was rejected by a [1, ?] -> [?, 1] cast).
+        (1, 1, 1, 8, 8, 16, 16, True, "f32", True, "dynamic"),
+        (1, 4, 4, 7, 13, 32, 32, True, "f32", True, "dynamic"),
+        (1, 6, 2, 5, 9, 16, 16, False, "f32", True, "dynamic"),
     ]
     pipelines = (("flash", None), ("reference", "posenc-cpu-pipeline{flash-attention=false}"))
     for B, Hq, Hkv, Sq, Sk, D, Dv, causal, elem, with_sinks, extra in cases:
@@ -488,11 +529,15 @@ def group_attention_sinks(run, rng):
             clauses += f" alibi(<num_heads = {Hq}>)"
         if with_sinks:
             sinks = (np.log(Sk) + rng.uniform(-2, 2, Hq)).astype(np.float32)
-            sinks[0], sinks[1] = -np.inf, np.log(Sk) + 12.0
+            if Hq > 1:
+                sinks[0], sinks[1] = -np.inf, np.log(Sk) + 12.0
             args.append(f"%s: tensor<{Hq}xf32>")
             inputs.append(sinks)
             clauses += f" sinks(%s : tensor<{Hq}xf32>)"
-        module = attention_module(args, pre, clauses, (tq, tk, tv, to))
+        if "dynamic" in extra:
+            module = dynamic_attention_module(args, pre, clauses, (tq, tk, tv, to))
+        else:
+            module = attention_module(args, pre, clauses, (tq, tk, tv, to))
         expect = ref.attention(q, k, v, causal=causal, inv_freq=inv64,
                                rotary_dim=D if inv64 is not None else None,
                                alibi_slopes=ref.alibi_slopes(Hq) if "alibi" in extra else None,

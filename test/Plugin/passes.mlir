@@ -42,3 +42,9 @@ func.func @rope(%x: tensor<1x2x4x8xf32>) -> tensor<1x2x4x8xf32> {
       attention_factor(%af) : tensor<1x2x4x8xf32>
   return %y : tensor<1x2x4x8xf32>
 }
+
+// Nested under func.func, a lowering pipeline is an error naming the anchor
+// (upstream's OpPassManager aborted the process; issue 22 item 4).
+// RUN: sh -c "%mlir_opt_plugin %s --pass-pipeline='builtin.module(func.func(posenc-cpu-pipeline))'; echo rc=\$?" 2>&1 | FileCheck %s --check-prefix=ANCHOR
+// ANCHOR: 'posenc-cpu-pipeline' lowers whole modules and must be anchored on 'builtin.module', not on 'func.func'
+// ANCHOR: rc=1

@@ -128,4 +128,13 @@ Expected<std::unique_ptr<MemoryBuffer>> readInputFile(StringRef path,
   return std::make_unique<StreamBuffer>(std::move(bytes), name);
 }
 
+Error finishOutput(raw_fd_ostream &os, StringRef path) {
+  os.flush();
+  if (!os.has_error())
+    return Error::success();
+  std::error_code ec = os.error();
+  os.clear_error();
+  return createStringError("cannot write '" + path + "': " + ec.message());
+}
+
 } // namespace mlir::posenc::tools

@@ -13,6 +13,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -46,6 +47,12 @@ constexpr uint64_t kMaxStreamedMlirBytes = uint64_t(1) << 30;
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readInputFile(llvm::StringRef path, uint64_t maxBytes, llvm::StringRef what,
               bool limitRegularFiles = true);
+
+/// Flushes `os` (an output file of the tool) and returns a write error (a
+/// full disk, /dev/full) as one line naming `path`, clearing it from the
+/// stream: a raw_fd_ostream destroyed with an error pending aborts the
+/// process with "LLVM ERROR: IO failure on output stream".
+llvm::Error finishOutput(llvm::raw_fd_ostream &os, llvm::StringRef path);
 
 } // namespace mlir::posenc::tools
 

@@ -77,6 +77,11 @@ static int posencOptMain(int argc, char **argv) {
   }
   if (failed(MlirOptMain(output->os(), std::move(*input), registry, config)))
     return 1;
+  if (llvm::Error err =
+          posenc::tools::finishOutput(output->os(), outputFilename)) {
+    llvm::errs() << "error: " << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
   output->keep();
   return 0;
 }

@@ -3,6 +3,7 @@
 #include "Jit.h"
 
 #include "EntryWrapper.h"
+#include "ToolSupport.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
@@ -214,9 +215,11 @@ jitCompile(ModuleOp lowered, bool needOpenMP,
     return tm.takeError();
   auto optimize = makeOptimizingTransformer(
       /*optLevel=*/3, /*sizeLevel=*/0, tm->get());
-  // The file is opened up front: the transformer runs inside the JIT, which
-  // does not report its errors back here.
+  // The file is opened up front and its write error kept for after the JIT:
+  // ExecutionEngine::create calls the transformer under cantFail, so an
+  // error returned from it is undefined behaviour in a release build.
   std::shared_ptr<llvm::raw_fd_ostream> dump;
+  auto dumpError = std::make_shared<std::string>();
   if (!dumpLLVMPath.empty()) {
     std::error_code ec;
     dump = std::make_shared<llvm::raw_fd_ostream>(dumpLLVMPath, ec);
@@ -224,12 +227,14 @@ jitCompile(ModuleOp lowered, bool needOpenMP,
       return llvm::createStringError("cannot write '" + dumpLLVMPath +
                                      "': " + ec.message());
   }
-  auto transformer = [optimize, dump](llvm::Module *module) -> Error {
+  auto transformer = [optimize, dump, dumpError, dumpPath = dumpLLVMPath.str()](
+                         llvm::Module *module) -> Error {
     if (Error err = optimize(module))
       return err;
     if (dump) {
       module->print(*dump, nullptr);
-      dump->flush();
+      if (Error err = tools::finishOutput(*dump, dumpPath))
+        *dumpError = toString(std::move(err));
     }
     return Error::success();
   };
@@ -245,6 +250,8 @@ jitCompile(ModuleOp lowered, bool needOpenMP,
   if (!engine)
     return llvm::createStringError("cannot JIT-compile the lowered module: " +
                                    toString(engine.takeError()));
+  if (!dumpError->empty())
+    return llvm::createStringError(*dumpError);
   // Before anything is materialized (initialize() runs global constructors).
   (*engine)->registerSymbols(getCheckedAllocators);
   if (extraSymbols)

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Npy.h"
+#include "ToolSupport.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -409,14 +410,7 @@ Error writeNpy(StringRef path, StringRef descr, ArrayRef<int64_t> shape,
   }
   os << dict;
   os.write(data.data(), data.size());
-  os.close();
-  if (os.has_error()) {
-    std::error_code writeError = os.error();
-    os.clear_error();
-    return createStringError("cannot write '" + path +
-                             "': " + writeError.message());
-  }
-  return Error::success();
+  return tools::finishOutput(os, path);
 }
 
 } // namespace mlir::posenc::run

@@ -111,6 +111,9 @@ static int runTranslation(const Translation &translation) {
   if (!output)
     return usageError(errorMessage);
   output->os() << result;
+  if (llvm::Error err =
+          posenc::tools::finishOutput(output->os(), outputFilename))
+    return usageError(llvm::toString(std::move(err)));
   output->keep();
   return 0;
 }

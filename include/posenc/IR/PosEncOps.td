@@ -17,11 +17,14 @@ def PosEnc_FreqTensor : 1DTensorOf<[F32, F64]>;
 def PosEnc_IndexTensor : RankedTensorOf<[I32, I64, Index]>;
 // Positions, offsets and lengths are 64-bit quantities (index): wider
 // integers could not be folded, checked or lowered without truncation.
+// Narrower ones are sign-extended; i1 is not taken, since its `true` would
+// sign-extend to -1 (a rotation by -1, a length of -1), never what a boolean
+// meant.
 def PosEnc_SignlessIntAtMost64 : Type<
     CPred<"$_self.isSignlessInteger() && "
-          "$_self.getIntOrFloatBitWidth() >= 1 && "
+          "$_self.getIntOrFloatBitWidth() >= 2 && "
           "$_self.getIntOrFloatBitWidth() <= 64">,
-    "signless integer of 1 to 64 bits", "::mlir::IntegerType">;
+    "signless integer of 2 to 64 bits", "::mlir::IntegerType">;
 def PosEnc_IntOrIndex : AnyTypeOf<[PosEnc_SignlessIntAtMost64, Index]>;
 def PosEnc_RopeScaling : Attr<
     CPred<"::llvm::isa<::mlir::posenc::RopeScalingAttrInterface>($_self)">,
@@ -164,7 +167,9 @@ def PosEnc_AlibiOp : PosEnc_Op<"alibi", [Pure, AttrSizedOperandSegments]> {
     with `alignment = bottom_right` (default) or `i` with `top_left`;
     `k_positions` (`[Sk]` or `[B, Sk]`, e.g. BLOOM's padding-aware positions)
     default to `j`. Form `symmetric` (default): `-m * |q_pos - k_pos|`;
-    `key_linear`: `m * k_pos`.
+    `key_linear`: `m * k_pos`. The distance `|q_pos - k_pos|` is exact for
+    every pair of i64 positions (formed as an unsigned 64-bit integer, up to
+    2^64 - 1) and rounded to f32 once, as is `k_pos`.
 
     ```mlir
     %b = posenc.alibi key_linear slopes(<num_heads = 12>)
@@ -264,7 +269,8 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
     `[B, Hq, Sq, Dv]`; query head `h` reads kv head `h / (Hq / Hkv)` (GQA/MQA,
     `Hq` a multiple of `Hkv`). Sequence lengths may be dynamic; head counts
     and head dims must be static (the lowering resolves the GQA group size
-    `Hq / Hkv` when it is built).
+    `Hq / Hkv` when it is built) and > 0. `scale`, when given, must be finite
+    and > 0.
 
     ```
     q_pos = q_positions or (i + Sk - Sq | i per `alignment`); k_pos = k_positions or j

@@ -431,6 +431,16 @@ SoftmaxState emitKeyLoop(OpBuilder &b, Location loc, const Problem &p,
     init.max =
         emitConverted(b, loc, block.sinks, sinkMap, rowSizes, b.getF32Type());
     Value term = emitSinkTerm(b, loc, block.sinks, sinkMap, Value(), rowSizes);
+    // [G, rows] -> [G, rows, 1] before inserting: a rank-reducing insert is
+    // ambiguous once canonicalization makes `rows` a static 1 or G 1 (it
+    // re-infers the dropped unit dim and casts [1, ?] to [?, 1]).
+    auto termType = cast<RankedTensorType>(term.getType());
+    SmallVector<int64_t> laneShape(termType.getShape());
+    laneShape.push_back(1);
+    term = tensor::ExpandShapeOp::create(
+        b, loc, termType.clone(laneShape), term,
+        ArrayRef<ReassociationIndices>{{0}, {1, 2}},
+        ArrayRef<OpFoldResult>{g, block.rows, b.getIndexAttr(1)});
     init.sum = tensor::InsertSliceOp::create(
         b, loc, term, init.sum,
         ArrayRef<OpFoldResult>{b.getIndexAttr(0), b.getIndexAttr(0),

@@ -230,11 +230,25 @@ static LogicalResult readDeepseekV3(ImportContext &ic, AttentionConfig &cfg) {
 // ALiBi families
 //===----------------------------------------------------------------------===//
 
-/// BLOOM: ALiBi with max_bias 8 on `n_head` heads; hidden size `n_embed` (old
-/// name) or `hidden_size`.
+/// The key transformers reads of two aliases: `preferred` when the config
+/// has it, else `other` when it has that, else `standard` (the name a
+/// missing-key error gives). A family's `attribute_map` makes the standard
+/// name win over the model's own (BloomConfig's `num_attention_heads` over
+/// `n_head`); a few `__init__`s pop an old name first (BLOOM's `n_embed` over
+/// `hidden_size`).
+static StringRef aliasKey(const ImportContext &ic, StringRef preferred,
+                          StringRef other, StringRef standard) {
+  if (ic.top.has(preferred))
+    return preferred;
+  return ic.top.has(other) ? other : standard;
+}
+
+/// BLOOM: ALiBi with max_bias 8 on `num_attention_heads` (alias `n_head`)
+/// heads; hidden size `n_embed` (old name, wins) or `hidden_size`.
 static LogicalResult readBloom(ImportContext &ic, AttentionConfig &cfg) {
-  StringRef headsKey = ic.top.has("n_head") ? "n_head" : "num_attention_heads";
-  StringRef hiddenKey = ic.top.has("n_embed") ? "n_embed" : "hidden_size";
+  StringRef headsKey =
+      aliasKey(ic, "num_attention_heads", "n_head", "num_attention_heads");
+  StringRef hiddenKey = aliasKey(ic, "n_embed", "hidden_size", "hidden_size");
   if (failed(readHeads(ic, cfg, headsKey, hiddenKey, /*llamaKeys=*/false)))
     return failure();
   cfg.alibi =
@@ -246,7 +260,7 @@ static LogicalResult readBloom(ImportContext &ic, AttentionConfig &cfg) {
 /// MPT's `attn_config.attn_type`: multi-head, multi-query (1 kv head) or
 /// grouped-query (`kv_n_heads`).
 static LogicalResult readMptKvHeads(ImportContext &ic, const Section &attn,
-                                    AttentionConfig &cfg) {
+                                    StringRef headsKey, AttentionConfig &cfg) {
   ConfigReader &r = ic.r;
   std::optional<std::string> attnType;
   if (failed(r.readString(attn, "attn_type", attnType)))
@@ -271,14 +285,16 @@ static LogicalResult readMptKvHeads(ImportContext &ic, const Section &attn,
            << " (required by attn_type \"grouped_query_attention\")";
   cfg.numKvHeads = *kvHeads;
   if (cfg.numHeads % cfg.numKvHeads != 0)
-    return r.error(ic.top, "n_heads")
+    return r.error(ic.top, headsKey)
            << "(" << cfg.numHeads << ") must be a multiple of '"
            << attn.keyPath("kv_n_heads") << "' (" << cfg.numKvHeads << ")";
   return success();
 }
 
 /// MPT (llm-foundry): `attn_config.alibi`, `alibi_bias_max` (default 8),
-/// `n_heads`, `d_model`, `attn_type`, `softmax_scale`.
+/// `n_heads` and `d_model` (or their standard names `num_attention_heads` and
+/// `hidden_size`, which win, as MptConfig's attribute_map makes them),
+/// `attn_type`, `softmax_scale`.
 static LogicalResult readMpt(ImportContext &ic, AttentionConfig &cfg) {
   ConfigReader &r = ic.r;
   std::optional<Section> attnSection;
@@ -299,8 +315,11 @@ static LogicalResult readMpt(ImportContext &ic, AttentionConfig &cfg) {
            << "is true: prefix-LM (bidirectional prefix) attention is not "
               "supported";
 
-  if (failed(readHeads(ic, cfg, "n_heads", "d_model", /*llamaKeys=*/false)) ||
-      failed(readMptKvHeads(ic, attn, cfg)))
+  StringRef headsKey =
+      aliasKey(ic, "num_attention_heads", "n_heads", "n_heads");
+  StringRef hiddenKey = aliasKey(ic, "hidden_size", "d_model", "d_model");
+  if (failed(readHeads(ic, cfg, headsKey, hiddenKey, /*llamaKeys=*/false)) ||
+      failed(readMptKvHeads(ic, attn, headsKey, cfg)))
     return failure();
 
   std::optional<double> maxBias, softmaxScale;

@@ -1,0 +1,55 @@
+//===- ModulePipeline.h - Registering pipelines that need a module --------===//
+//
+// posenc's lowering pipelines bufferize and lower whole modules: built under
+// another anchor (`func.func(posenc-cpu-pipeline)`), OpPassManager::addPass
+// aborts the process with "Can't add pass ... restricted to builtin.module".
+// Registering them through this helper turns that into a one-line error that
+// names the anchor to use.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POSENC_LIB_PIPELINES_MODULEPIPELINE_H
+#define POSENC_LIB_PIPELINES_MODULEPIPELINE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include <functional>
+#include <string>
+
+namespace mlir::posenc {
+
+/// Registers `arg` like PassPipelineRegistration<Options>, but fails to build
+/// (an error naming `builtin.module`) unless the pass manager it is added to
+/// is anchored on builtin.module.
+template <typename Options>
+void registerModulePipeline(
+    StringRef arg, StringRef description,
+    std::function<void(OpPassManager &, const Options &)> builder) {
+  registerPassPipeline(
+      arg, description,
+      [name = arg.str(),
+       builder](OpPassManager &pm, StringRef optionsText,
+                function_ref<LogicalResult(const Twine &)> errorHandler) {
+        Options options;
+        if (failed(options.parseFromString(optionsText)))
+          return failure();
+        StringRef anchor = pm.getOpAnchorName();
+        if (anchor != ModuleOp::getOperationName())
+          return errorHandler(
+              "'" + name +
+              "' lowers whole modules and must be anchored on "
+              "'builtin.module', not on '" +
+              anchor + "': use --pass-pipeline='builtin.module(" + name + ")'");
+        builder(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(Options());
+      });
+}
+
+} // namespace mlir::posenc
+
+#endif // POSENC_LIB_PIPELINES_MODULEPIPELINE_H
