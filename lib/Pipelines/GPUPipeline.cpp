@@ -197,5 +197,17 @@ void mlir::posenc::registerGPUPipeline() {
       "posenc-gpu-pipeline",
       "Lower the elementwise posenc ops (and linalg on tensors) to one NVVM "
       "kernel each and serialize them to PTX or cubin",
-      buildGPUPipeline);
+      buildGPUPipeline, [](const GPUPipelineOptions &options) -> std::string {
+        // gpu-module-to-binary reports another format only as a diagnostic
+        // on the module, after the whole lowering, and still succeeds.
+        StringRef format = options.format;
+        if (llvm::is_contained({"isa", "assembly", "bin", "binary", "fatbin",
+                                "fatbinary", "llvm", "offloading"},
+                               format))
+          return "";
+        return ("format=" + format +
+                " is not a format gpu-module-to-binary emits (isa, bin, "
+                "fatbin, llvm)")
+            .str();
+      });
 }

@@ -20,21 +20,31 @@
 
 namespace mlir::posenc {
 
+/// Checks the options of a pipeline before it is built: an error message,
+/// or an empty string when they are valid.
+template <typename Options>
+using PipelineOptionsCheck = std::function<std::string(const Options &)>;
+
 /// Registers `arg` like PassPipelineRegistration<Options>, but fails to build
 /// (an error naming `builtin.module`) unless the pass manager it is added to
-/// is anchored on builtin.module.
+/// is anchored on builtin.module, and (with `check`) when the options are
+/// invalid.
 template <typename Options>
 void registerModulePipeline(
     StringRef arg, StringRef description,
-    std::function<void(OpPassManager &, const Options &)> builder) {
+    std::function<void(OpPassManager &, const Options &)> builder,
+    PipelineOptionsCheck<Options> check = nullptr) {
   registerPassPipeline(
       arg, description,
-      [name = arg.str(),
-       builder](OpPassManager &pm, StringRef optionsText,
-                function_ref<LogicalResult(const Twine &)> errorHandler) {
+      [name = arg.str(), builder,
+       check](OpPassManager &pm, StringRef optionsText,
+              function_ref<LogicalResult(const Twine &)> errorHandler) {
         Options options;
         if (failed(options.parseFromString(optionsText)))
           return failure();
+        if (check)
+          if (std::string problem = check(options); !problem.empty())
+            return errorHandler("'" + name + "': " + problem);
         StringRef anchor = pm.getOpAnchorName();
         if (anchor != ModuleOp::getOperationName())
           return errorHandler(

@@ -10,6 +10,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/TargetSelect.h"
@@ -152,6 +153,13 @@ getRuntimeLibraries(ModuleOp lowered, bool needOpenMP,
     if (!llvm::sys::fs::exists(lib))
       return llvm::createStringError("shared library '" + lib +
                                      "' does not exist");
+    // The JIT only warns about a library it cannot load and runs on without
+    // it: load it here, where a failure is an error.
+    std::string message;
+    if (!llvm::sys::DynamicLibrary::getPermanentLibrary(lib.c_str(), &message)
+             .isValid())
+      return llvm::createStringError("cannot load shared library '" + lib +
+                                     "': " + message);
     libs.push_back(lib);
   }
   return libs;

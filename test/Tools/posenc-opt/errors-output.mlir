@@ -37,6 +37,18 @@
 // ANY: error: 'posenc-cpu-pipeline' lowers whole modules and must be anchored on 'builtin.module', not on 'any'
 // ANY: rc=1
 
+// Options gpu-module-to-binary does not take: an error before the lowering
+// (it printed "Invalid format specified." with the module and exited 0).
+// RUN: sh -c "posenc-opt %s --pass-pipeline='builtin.module(posenc-gpu-pipeline{format=elf64})' -o /dev/null; echo rc=\$?" 2>&1 | FileCheck %s --check-prefix=FORMAT
+// FORMAT: error: 'posenc-gpu-pipeline': format=elf64 is not a format gpu-module-to-binary emits (isa, bin, fatbin, llvm)
+// FORMAT: rc=1
+
+// A file that is not a shared library: an error (the JIT warned and ran on
+// without it, exit status 0).
+// RUN: sh -c 'posenc-run %s --shared-libs=%s; echo rc=$?' 2>&1 | FileCheck %s --check-prefix=NOTLIB
+// NOTLIB: posenc-run: error: cannot load shared library '{{.*}}errors-output.mlir': {{.*}}errors-output.mlir: {{.*}}
+// NOTLIB-NEXT: rc=1
+
 // The raising pipeline works on functions: nested in one, it raises that one.
 // RUN: posenc-opt %s --pass-pipeline='builtin.module(func.func(posenc-raise-pipeline{print-stats=true}))' 2>&1 | FileCheck %s --check-prefix=RAISE
 // RAISE: posenc-raise-rotary: 0 raised-rotary
