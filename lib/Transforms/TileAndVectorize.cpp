@@ -66,6 +66,15 @@ bool tileRootsIntoBlocks(RewriterBase &rewriter, FunctionOpInterface func,
   return !roots.empty();
 }
 
+/// Between the levels: fills of fresh tensors (not fused into a consumer's
+/// blocks, which fills slices) become 1-D fills (flattenFreshFill).
+void flattenFreshFills(RewriterBase &rewriter, FunctionOpInterface func) {
+  SmallVector<linalg::FillOp> fills;
+  func.walk([&](linalg::FillOp fill) { fills.push_back(fill); });
+  for (linalg::FillOp fill : fills)
+    (void)flattenFreshFill(rewriter, fill);
+}
+
 /// Level 2: every tileable op, inside blocks or not, tiled to register-sized
 /// pieces and vectorized where the heuristics allow.
 void tileAndVectorizeToRegisters(RewriterBase &rewriter,
@@ -120,6 +129,7 @@ struct PosEncTileAndVectorizePass
       DominanceInfo domInfo(func);
       eliminateCommonSubExpressions(rewriter, domInfo, func);
     }
+    flattenFreshFills(rewriter, func);
     tileAndVectorizeToRegisters(rewriter, func, vectorWidth);
     if (failed(cleanupVectorIR(func)))
       return signalPassFailure();

@@ -13,6 +13,8 @@
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::posenc;
 
@@ -48,6 +50,31 @@ mlir::posenc::tileIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp root,
   if (root->use_empty())
     rewriter.eraseOp(root);
   return result;
+}
+
+FailureOr<Value> mlir::posenc::flattenFreshFill(RewriterBase &rewriter,
+                                                linalg::FillOp fill) {
+  if (!fill.hasPureTensorSemantics())
+    return failure();
+  auto empty = fill.getOutputs()[0].getDefiningOp<tensor::EmptyOp>();
+  auto type = dyn_cast<RankedTensorType>(fill.getResultTypes()[0]);
+  if (!empty || !type || type.getRank() < 2 || !type.hasStaticShape())
+    return failure();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(fill);
+  Location loc = fill.getLoc();
+  Value flatEmpty = tensor::EmptyOp::create(
+      rewriter, loc, ArrayRef<int64_t>{type.getNumElements()},
+      type.getElementType());
+  Value flat =
+      linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], flatEmpty)
+          .getResult(0);
+  ReassociationIndices all(type.getRank());
+  std::iota(all.begin(), all.end(), 0);
+  Value expanded = tensor::ExpandShapeOp::create(
+      rewriter, loc, type, flat, ArrayRef<ReassociationIndices>{all});
+  rewriter.replaceOp(fill, expanded);
+  return expanded;
 }
 
 FailureOr<SmallVector<linalg::LinalgOp>>

@@ -994,12 +994,21 @@ class Harness:
                 f"{','.join(map(str, indices))}{inject}  # {detail} {opts.describe()}")
 
     def execute(self, cases, opts):
-        """posenc-run on `cases` as one module: (outputs, None) or (None, error)."""
+        """posenc-run on `cases` as one module: (outputs, None) or (None, error).
+        A compile (pipeline + JIT) longer than --compile-limit seconds is an
+        error too: a compiler bounds its compile time for every module and
+        option it accepts (issue 22)."""
         try:
+            log = []
             outs = pe.run(self.args.posenc_run, module_text(cases, self.args.inject),
                           [x for c in cases for x in c.inputs],
                           pipeline=opts.pipeline(),
-                          threads=opts.threads, timeout=self.args.timeout * len(cases))
+                          threads=opts.threads, timeout=self.args.timeout * len(cases),
+                          log=log)
+            m = re.search(r"compiled @\S+ in ([0-9.]+) ms", log[0] if log else "")
+            if m and float(m.group(1)) > 1000 * self.args.compile_limit:
+                return None, (f"compile took {float(m.group(1)) / 1000:.1f} s, more than "
+                              f"--compile-limit={self.args.compile_limit:g} s")
             return outs, None
         except RuntimeError as e:
             # The first error line, else the exit status line (a crash's
@@ -1139,6 +1148,9 @@ def main():
     ap.add_argument("--timeout", type=float, default=60.0,
                     help="seconds per case (a posenc-run call on N cases gets N times this); "
                          "exceeding it is a failure")
+    ap.add_argument("--compile-limit", type=float, default=60.0,
+                    help="seconds a posenc-run compile (pipeline + JIT) may take; longer is a "
+                         "failure (a chunk that exceeds it is rerun case by case)")
     ap.add_argument("--vector-widths", default=",".join(map(str, VECTOR_WIDTHS)),
                     help="the vector widths drawn (odd ones, e.g. 3 and 7, make LLVM take "
                          "~10 s per attention kernel)")

@@ -27,7 +27,10 @@ def from_bf16_bits(b: np.ndarray) -> np.ndarray:
 def run(posenc_run: str, module: str, inputs: Sequence[np.ndarray],
         entry: Optional[str] = None, pipeline: Optional[str] = None,
         threads: Optional[int] = None, extra: Sequence[str] = (),
-        timeout: Optional[float] = None) -> List[np.ndarray]:
+        timeout: Optional[float] = None,
+        log: Optional[List[str]] = None) -> List[np.ndarray]:
+    """Runs `module` on `inputs`; returns the outputs. With `log`, appends
+    posenc-run's stdout (its "compiled @NAME in X ms" and RESULT lines)."""
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "kernel.mlir")
         with open(src, "w") as f:
@@ -55,6 +58,8 @@ def run(posenc_run: str, module: str, inputs: Sequence[np.ndarray],
         if out.returncode != 0:
             raise RuntimeError(f"posenc-run failed ({out.returncode}):\n{out.stdout[-2000:]}"
                                f"\n{out.stderr[-4000:]}")
+        if log is not None:
+            log.append(out.stdout)
         results = []
         i = 0
         while os.path.exists(os.path.join(tmp, f"out{i}.npy")):

@@ -10,6 +10,7 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
@@ -191,6 +192,26 @@ static Error checkTranslatable(ModuleOp lowered) {
       "lower everything to the llvm dialect (see --dump-ir)");
 }
 
+/// LLVM fully unrolls small-bodied loops of dozens of iterations (a row loop
+/// of masked tail stores, a zero fill); SelectionDAG's store merging then
+/// compares the hundreds of stores of the resulting block pairwise: minutes
+/// to compile an attention or ALiBi kernel at vector width 2-8 (issue 22).
+/// posenc's kernels are unrolled to register tiles before LLVM sees them, so
+/// LLVM fully unrolls loops of at most this many iterations.
+constexpr unsigned kMaxFullUnrollCount = 16;
+
+/// Sets LLVM's `unroll-full-max-count` to kMaxFullUnrollCount, unless it was
+/// given on the command line.
+static void capFullUnrolling() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("unroll-full-max-count");
+  if (it == options.end() || it->second->getNumOccurrences())
+    return;
+  // The unroller reads the option only when it occurred, as if given.
+  (void)it->second->addOccurrence(/*pos=*/0, it->second->ArgStr,
+                                  std::to_string(kMaxFullUnrollCount));
+}
+
 Expected<JitEntry>
 jitCompile(ModuleOp lowered, bool needOpenMP,
            llvm::ArrayRef<std::string> extraLibs, llvm::StringRef dumpLLVMPath,
@@ -206,6 +227,7 @@ jitCompile(ModuleOp lowered, bool needOpenMP,
   static const bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    capFullUnrolling();
     return true;
   }();
   (void)initialized;

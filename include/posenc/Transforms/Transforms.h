@@ -26,6 +26,15 @@ FailureOr<scf::SCFTileAndFuseResult>
 tileIntoBlocks(RewriterBase &rewriter, linalg::LinalgOp root,
                ArrayRef<int64_t> blockSizes, ArrayRef<OpOperand *> fused);
 
+/// Rewrites a fill of a fresh N-D tensor (`tensor.empty` of a static shape,
+/// rank >= 2) into a fill of its elements as one 1-D tensor, expanded back
+/// to the shape (a view once bufferized). Register tiles of the N-D fill
+/// mask every row whose length the lanes do not divide; LLVM unrolls that
+/// nest into one block of hundreds of masked stores and memsets, which its
+/// SelectionDAG store merging handles in quadratic time (minutes: issue 22).
+/// The 1-D fill has one masked tail. Fails, changing nothing, on other fills.
+FailureOr<Value> flattenFreshFill(RewriterBase &rewriter, linalg::FillOp fill);
+
 /// Tiles `op` with `scf.for` to `tileSizes` (0: the whole dim) and replaces
 /// it. Returns the tiled linalg ops (one per tile loop body).
 FailureOr<SmallVector<linalg::LinalgOp>>

@@ -204,7 +204,9 @@ func.func @mrope_interleaved(%x: tensor<4x5x16xf32>, %f: tensor<8xf32>, %p: tens
 // -----
 
 // ALiBi from indices: slopes are constants, bottom-right query positions
-// are shifted by Sk - Sq, the symmetric form takes |q - k| in integers.
+// are shifted by Sk - Sq, the symmetric form takes |q - k| in integers, as
+// an unsigned value (q >= k ? q - k : k - q) converted unsigned: exact for
+// every pair of i64 positions.
 // CHECK-LABEL: func.func @alibi_symmetric
 // CHECK-DAG: %[[SLOPES:.+]] = arith.constant dense<[6.250000e-02, 1.562500e-02]> : tensor<2xf32>
 // CHECK-DAG: %[[SHIFT:.+]] = arith.constant 4 : i64
@@ -216,10 +218,11 @@ func.func @mrope_interleaved(%x: tensor<4x5x16xf32>, %f: tensor<8xf32>, %p: tens
 // CHECK: %[[Q:.+]] = arith.addi %[[I64]], %[[SHIFT]] : i64
 // CHECK: %[[J:.+]] = linalg.index 2 : index
 // CHECK: %[[K:.+]] = arith.index_cast %[[J]] : index to i64
+// CHECK: %[[GE:.+]] = arith.cmpi sge, %[[Q]], %[[K]] : i64
 // CHECK: %[[D:.+]] = arith.subi %[[Q]], %[[K]] : i64
 // CHECK: %[[ND:.+]] = arith.subi %[[K]], %[[Q]] : i64
-// CHECK: %[[A:.+]] = arith.maxsi %[[D]], %[[ND]] : i64
-// CHECK: %[[AF:.+]] = arith.sitofp %[[A]] : i64 to f32
+// CHECK: %[[A:.+]] = arith.select %[[GE]], %[[D]], %[[ND]] : i64
+// CHECK: %[[AF:.+]] = arith.uitofp %[[A]] : i64 to f32
 // CHECK: %[[MUL:.+]] = arith.mulf %[[M]], %[[AF]] : f32
 // CHECK: arith.negf %[[MUL]] : f32
 func.func @alibi_symmetric() -> tensor<2x4x8xf32> {
