@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExtentChecks.h"
 #include "LoweringUtils.h"
 #include "Patterns.h"
 
@@ -103,6 +104,7 @@ struct LowerAlibi : OpRewritePattern<AlibiOp> {
              << heads << " heads exceed the " << kMaxConstantElements
              << " the lowering materializes as a constant; pass a slopes "
                 "tensor";
+    emitExtentAsserts(rewriter, op);
     SmallVector<OpFoldResult> sizes = getResultSizes(rewriter, loc, op);
     Value slopes = op.getSlopes();
     if (!slopes)

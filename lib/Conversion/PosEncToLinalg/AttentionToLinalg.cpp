@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExtentChecks.h"
 #include "LoweringUtils.h"
 #include "Patterns.h"
 
@@ -273,6 +274,7 @@ struct LowerAttention : OpRewritePattern<AttentionOp> {
              << kMaxConstantElements
              << " the lowering materializes as a constant; pass alibi "
                 "slopes as a tensor";
+    emitExtentAsserts(rewriter, op);
     int64_t kvHeads = kType.getDimSize(1);
     int64_t group = qType.getDimSize(1) / kvHeads;
 

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExtentChecks.h"
 #include "LoweringUtils.h"
 #include "Patterns.h"
 
@@ -64,6 +65,7 @@ struct LowerLearnedAbsolute : OpRewritePattern<LearnedAbsoluteOp> {
   LogicalResult matchAndRewrite(LearnedAbsoluteOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    emitExtentAsserts(rewriter, op);
     Value offset = emitOffsetOrZero(rewriter, loc, op.getOffset());
     emitPositionsInTableAssert(
         rewriter, loc, op.getPositions(), offset, op.getInput(),

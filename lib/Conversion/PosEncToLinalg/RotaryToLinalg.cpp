@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExtentChecks.h"
 #include "LoweringUtils.h"
 #include "Patterns.h"
 
@@ -288,6 +289,7 @@ struct LowerRotary : OpRewritePattern<RotaryOp> {
           op, emptyLike(rewriter, loc, r.xSizes, r.getElementType()));
       return success();
     }
+    emitExtentAsserts(rewriter, op);
     r.offset = emitOffsetOrZero(rewriter, loc, op.getOffset());
     // Table rows are positions: as for posenc.learned_absolute, a position
     // outside the tables is a runtime error, never an out-of-bounds read.

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExtentChecks.h"
 #include "LoweringUtils.h"
 #include "Patterns.h"
 
@@ -46,6 +47,7 @@ struct LowerSinusoidal : OpRewritePattern<SinusoidalOp> {
   LogicalResult matchAndRewrite(SinusoidalOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    emitExtentAsserts(rewriter, op);
     MLIRContext *ctx = op.getContext();
     auto type = op.getResult().getType();
     int64_t rank = type.getRank();

@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ExtentChecks.h"
 #include "FlashAttention.h"
 #include "LoweringUtils.h"
 
@@ -33,6 +34,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -621,6 +623,7 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
   if (op.getAlibiAttr() && qType.getDimSize(1) > kMaxConstantElements)
     return rewriter.notifyMatchFailure(op, "too many ALiBi heads");
   rewriter.setInsertionPoint(op);
+  emitExtentAsserts(rewriter, op);
 
   Problem p;
   p.op = op;

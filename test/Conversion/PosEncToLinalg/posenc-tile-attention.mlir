@@ -336,6 +336,8 @@ func.func @q_positions(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32>, %
 // still applies (bottom_right: the shift Sk - Sq).
 // CHECK-LABEL: func.func @dynamic_lengths
 // CHECK-SAME: %[[Q:[^:]+]]: tensor<1x8x?x64xf32>, %[[K:[^:]+]]: tensor<1x2x?x64xf32>
+// Keys and values of dynamic lengths must agree: checked when it runs.
+// CHECK: cf.assert %{{.+}}, "attention: key and value sequence lengths differ"
 // CHECK-DAG: %[[SQ:.+]] = tensor.dim %[[Q]], %{{.+}} : tensor<1x8x?x64xf32>
 // CHECK-DAG: %[[SK:.+]] = tensor.dim %[[K]], %{{.+}} : tensor<1x2x?x64xf32>
 // CHECK: %[[SHIFT:.+]] = arith.subi %[[SK]], %[[SQ]] : index
