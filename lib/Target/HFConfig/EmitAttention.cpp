@@ -44,6 +44,8 @@ static DictionaryAttr summarize(Builder &b, const AttentionConfig &cfg) {
     add("rope_theta", b.getF64FloatAttr(cfg.base));
     add("rotary_dim", b.getI64IntegerAttr(cfg.rotaryDim));
   }
+  if (cfg.sinks)
+    add("attention_sinks", b.getBoolAttr(true));
   return b.getDictionaryAttr(entries);
 }
 
@@ -70,6 +72,8 @@ namespace {
 /// The arguments of @attention and its result type.
 struct AttentionSignature {
   Value q, k, v, positions;
+  /// The `[Hq]` sink logits (gpt-oss), or null.
+  Value sinks;
   RankedTensorType outType;
   FloatAttr scale;
 };
@@ -81,7 +85,7 @@ static Value emitAlibiAttention(OpBuilder &b, Location loc,
   return AttentionOp::create(
       b, loc, sig.outType, sig.q, sig.k, sig.v, /*inv_freq=*/Value(),
       /*attention_factor=*/Value(), /*alibi_slopes=*/Value(), sig.positions,
-      sig.positions, /*sinks=*/Value(), sig.scale, /*causal=*/true,
+      sig.positions, sig.sinks, sig.scale, /*causal=*/true,
       /*rope=*/RopeAttr(), cfg.alibi, AlibiForm::key_linear);
 }
 
@@ -115,7 +119,7 @@ static Value emitRopeAttention(OpBuilder &b, Location loc,
   return AttentionOp::create(
       b, loc, sig.outType, q, k, sig.v, freqs.getInvFreq(),
       freqs.getAttentionFactor(), /*alibi_slopes=*/Value(), sig.positions,
-      sig.positions, /*sinks=*/Value(), sig.scale, /*causal=*/true,
+      sig.positions, sig.sinks, sig.scale, /*causal=*/true,
       RopeAttr::get(b.getContext(), cfg.layout, cfg.rotaryDim),
       /*alibi=*/nullptr);
 }
@@ -142,18 +146,23 @@ mlir::posenc::hf::emitAttentionModule(MLIRContext *ctx, Location loc,
   auto outType =
       RankedTensorType::get({batch, cfg.numHeads, seq, cfg.vHeadDim}, elt);
 
-  auto func = func::FuncOp::create(
-      b, loc, "attention",
-      b.getFunctionType({qType, kType, vType, posType}, {outType}));
+  SmallVector<Type> args{qType, kType, vType, posType};
+  if (cfg.sinks)
+    args.push_back(RankedTensorType::get({cfg.numHeads}, b.getF32Type()));
+  auto func = func::FuncOp::create(b, loc, "attention",
+                                   b.getFunctionType(args, {outType}));
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
-  AttentionSignature sig{entry->getArgument(0),
-                         entry->getArgument(1),
-                         entry->getArgument(2),
-                         entry->getArgument(3),
-                         outType,
-                         cfg.scale ? b.getF64FloatAttr(*cfg.scale)
-                                   : FloatAttr()};
+  AttentionSignature sig;
+  sig.q = entry->getArgument(0);
+  sig.k = entry->getArgument(1);
+  sig.v = entry->getArgument(2);
+  sig.positions = entry->getArgument(3);
+  if (cfg.sinks)
+    sig.sinks = entry->getArgument(4);
+  sig.outType = outType;
+  if (cfg.scale)
+    sig.scale = b.getF64FloatAttr(*cfg.scale);
   Value result = cfg.alibi ? emitAlibiAttention(b, loc, cfg, sig)
                            : emitRopeAttention(b, loc, opts, cfg, sig);
   func::ReturnOp::create(b, loc, result);

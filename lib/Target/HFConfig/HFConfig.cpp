@@ -128,7 +128,8 @@ mlir::posenc::importHFConfig(StringRef json, MLIRContext *ctx,
     return failure();
   ImportContext ic(ctx, opts, loc, *root->getAsObject());
   AttentionConfig cfg;
-  if (failed(readMetadata(ic, cfg)) || failed(readModelFamily(ic, cfg)))
+  if (failed(readMetadata(ic, cfg)) || failed(readModelFamily(ic, cfg)) ||
+      failed(rejectUnsupportedAttentionKeys(ic)))
     return failure();
 
   OwningOpRef<ModuleOp> module = emitAttentionModule(ctx, loc, opts, cfg);

@@ -58,6 +58,10 @@ struct AttentionConfig {
 
   // ALiBi.
   AlibiSlopesAttr alibi;
+
+  /// Learned attention sinks, one logit per query head (gpt-oss): the
+  /// emitted function takes them as a `[Hq]` f32 argument after positions.
+  bool sinks = false;
 };
 
 /// What a model family fixes before its RoPE dict is read.
@@ -95,6 +99,12 @@ struct ImportContext {
 
 /// Reads `model_type`, `architectures` and the element type into `cfg`.
 LogicalResult readMetadata(ImportContext &ic, AttentionConfig &cfg);
+
+/// Rejects, naming the key, a config whose attention uses what the importer
+/// does not emit (AttentionKeys.cpp): sliding windows, per-layer kinds,
+/// soft-capping, chunked attention, NoPE layers, query temperature, a query
+/// scale of its own.
+LogicalResult rejectUnsupportedAttentionKeys(ImportContext &ic);
 
 /// Reads heads, head dims and the positional encoding of `cfg.modelType`'s
 /// family (RoPE through readRopeParameters, or ALiBi).

@@ -130,11 +130,13 @@ static LogicalResult readLlama(ImportContext &ic, AttentionConfig &cfg) {
   return readLlamaStyle(ic, cfg, RopeDefaults());
 }
 
-/// gpt-oss trains YaRN with an un-truncated correction range. Its attention
-/// sinks and sliding window are not positional encodings.
+/// gpt-oss trains YaRN with an un-truncated correction range, and every
+/// layer has attention sinks (weights, so an argument of the function). Its
+/// sliding-window layers are rejected with the keys (AttentionKeys.cpp).
 static LogicalResult readGptOss(ImportContext &ic, AttentionConfig &cfg) {
   RopeDefaults defaults;
   defaults.yarnTruncate = false;
+  cfg.sinks = true;
   return readLlamaStyle(ic, cfg, defaults);
 }
 
