@@ -605,6 +605,10 @@ Value emitCombine(OpBuilder &b, Location loc, const Problem &p, Value maxes,
 /// Most key chunks of a decode split with a static key count.
 constexpr int64_t kMaxDecodeChunks = 16;
 
+/// Largest rows x (D + Dv) of a block on the dot-product key loop (8 rows of
+/// 128 + 128 channels: Llama-3-70B's GQA 64/8 decode).
+constexpr int64_t kMaxDotRowChannels = 2048;
+
 struct FlashOptions {
   int64_t queryTile, keyTile, decodeRows, decodeChunk, vectorWidth;
   bool prerotateKeys, bf16DotProducts;
@@ -676,8 +680,14 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
   bool splitKeys =
       fewRows && (ShapedType::isDynamic(sk) || sk > options.decodeChunk);
   TileExtent queryTile = chooseExtent(sq, options.queryTile);
+  // The dot-product key loop unrolls rows x (D + Dv) channels per key step,
+  // and one-shot bufferization analyses that IR in superlinear time (8 rows
+  // of D = 128: 15 s; 14 rows: 130 s, 16 rows: 240 s in the default
+  // pipeline, issue 22): larger blocks take the tile ops.
+  bool dotFits = !ShapedType::isDynamic(sq) &&
+                 p.group * sq * (p.headDim + p.valueDim) <= kMaxDotRowChannels;
   int64_t lanes =
-      fewRows && queryTile.full
+      fewRows && queryTile.full && dotFits
           ? chooseDotLanes(options.vectorWidth, p.headDim, p.valueDim)
           : 0;
   // The dot-product key loop steps one group of `lanes` keys (kDotMaxLanes
