@@ -34,7 +34,10 @@ def PosEncTileAndVectorize
        pair) are computed once per block of tokens and applied to every head
        from cache. Inner parallel dimensions stay whole while the block fits,
        the next one is tiled, outer ones go one at a time; reductions stay
-       whole.
+       whole. Then fills of fresh N-D tensors (`tensor.empty`, static
+       shape) become one 1-D fill expanded back to the shape: the N-D
+       fill's register tiles masked every row that the lanes do not
+       divide, and LLVM compiled the unrolled masked stores for minutes.
     2. Vectors: every op, inside blocks or not, is tiled with `scf.for`:
        parallel dimensions to 1 except the innermost ones, which share
        `vector-width` lanes; reductions stay whole. Each tile is vectorized
