@@ -13,11 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "posenc/Codegen/AttentionEmitters.h"
+#include "posenc/Codegen/Emitters.h"
 #include "posenc/GPU/Passes.h"
 #include "posenc/IR/PosEncNumerics.h"
 #include "posenc/IR/PosEncOps.h"
-
-#include "../Conversion/PosEncToLinalg/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -314,34 +314,26 @@ Value emitLogit(OpBuilder &b, Location loc, const Kernel &kn, Value kt, Value r,
                 Value jj, Value dot) {
   const KernelShape &s = kn.s;
   AttentionOp op = kn.op;
-  Value logit = arith::MulFOp::create(
-      b, loc, dot,
-      f32Const(b, loc, static_cast<float>(op.getScaleOrDefault())));
+  LogitRule rule = LogitRule::get(op);
   Value j = arith::AddIOp::create(b, loc, kt, jj);
-  Value masked =
+  Value outside =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, j, kn.sk);
-  if (kn.slopes || op.getCausal()) {
+  Value qPos, kPos, slope;
+  if (rule.needsPositions(static_cast<bool>(kn.slopes))) {
     Value i = arith::AddIOp::create(
         b, loc, kn.qStart,
         arith::RemUIOp::create(b, loc, r, cIdx(b, loc, s.queryTile)));
-    Value qPos = kn.queryPosition(b, loc, clampIndex(b, loc, i, kn.sq));
-    Value kPos = kn.keyPosition(b, loc, clampIndex(b, loc, j, kn.sk));
+    qPos = kn.queryPosition(b, loc, clampIndex(b, loc, i, kn.sq));
+    kPos = kn.keyPosition(b, loc, clampIndex(b, loc, j, kn.sk));
     if (kn.slopes) {
       Value head = arith::AddIOp::create(
           b, loc,
           arith::MulIOp::create(b, loc, kn.kvHead, cIdx(b, loc, s.group)),
           arith::DivUIOp::create(b, loc, r, cIdx(b, loc, s.queryTile)));
-      Value slope = memref::LoadOp::create(b, loc, kn.slopes, ValueRange{head});
-      logit = arith::AddFOp::create(
-          b, loc, logit,
-          emitAlibiBias(b, loc, slope, qPos, kPos, op.getAlibiForm()));
+      slope = memref::LoadOp::create(b, loc, kn.slopes, ValueRange{head});
     }
-    if (op.getCausal())
-      masked = arith::OrIOp::create(
-          b, loc, masked,
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, kPos, qPos));
   }
-  return arith::SelectOp::create(b, loc, masked, f32NegInf(b, loc), logit);
+  return emitAttentionLogit(b, loc, rule, dot, slope, qPos, kPos, outside);
 }
 
 /// The logits of the tile, one scalar dot product per (row, key).
@@ -740,8 +732,8 @@ void emitKernel(OpBuilder &b, Location loc, Kernel &kn, gpu::LaunchOp launch) {
   Value max = f32NegInf(b, loc), sum = f32Const(b, loc, 0.0f);
   if (kn.sinks) {
     // The sink as a first key without a value row.
-    max = memref::LoadOp::create(b, loc, kn.sinks, ValueRange{head});
-    sum = emitSafeExp(b, loc, max, max);
+    std::tie(max, sum) = emitSinkStart(
+        b, loc, memref::LoadOp::create(b, loc, kn.sinks, ValueRange{head}));
   }
   SmallVector<Value> state{max, sum};
   state.append(s.channels, f32Const(b, loc, 0.0f));
@@ -749,14 +741,14 @@ void emitKernel(OpBuilder &b, Location loc, Kernel &kn, gpu::LaunchOp launch) {
   // Key tiles [0, end): with causal and default positions, none past the
   // block's last query position.
   Value end = kn.sk;
-  if (op.getCausal() && !kn.qPositions && !op.getKPositions()) {
+  if (hasCausalKeyBound(op)) {
     Value rows =
         arith::MinSIOp::create(b, loc, cIdx(b, loc, s.queryTile),
                                arith::SubIOp::create(b, loc, kn.sq, kn.qStart));
-    Value visible = arith::AddIOp::create(b, loc, kn.qStart, rows);
-    if (kn.qShift)
-      visible = arith::AddIOp::create(b, loc, visible, kn.qShift);
-    end = arith::MinSIOp::create(b, loc, end, visible);
+    Value first = kn.qShift
+                      ? arith::AddIOp::create(b, loc, kn.qStart, kn.qShift)
+                      : kn.qStart;
+    end = emitVisibleKeyEnd(b, loc, end, first, rows);
   }
   auto keyLoop = scf::ForOp::create(
       b, loc, cIdx(b, loc, 0), end, cIdx(b, loc, s.keyTile), state,
@@ -798,8 +790,8 @@ void emitKernel(OpBuilder &b, Location loc, Kernel &kn, gpu::LaunchOp launch) {
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c,
                               cIdx(b, loc, s.valueDim)));
     scf::IfOp::create(b, loc, valid, [&](OpBuilder &nb, Location nloc) {
-      Value o = emitSoftmaxOutput(nb, nloc, keyLoop.getResult(2 + t), total,
-                                  kn.elementType);
+      Value o = emitNormalizedOutput(nb, nloc, keyLoop.getResult(2 + t), total,
+                                     kn.elementType);
       memref::StoreOp::create(nb, nloc, o, kn.out,
                               ValueRange{kn.batch, head, i, c});
       scf::YieldOp::create(nb, nloc);

@@ -108,28 +108,17 @@ Value emitLogits(OpBuilder &b, Location loc, AttentionOp op, Value scores,
   int qArg = inputs.addPositions(op.getQPositions(), 5, kI);
   int kArg = inputs.addPositions(op.getKPositions(), 5, kJ);
 
-  Value scale = f32Const(b, loc, static_cast<float>(op.getScaleOrDefault()));
   // The shift applies to default query positions only (it is null with
   // q_positions).
   Value qShift64 = qShift ? toI64(b, loc, qShift) : Value();
-  bool causal = op.getCausal();
-  AlibiForm form = op.getAlibiForm();
+  LogitRule rule = LogitRule::get(op);
   auto body = [&](OpBuilder &nb, Location nloc, ValueRange args) {
     Value qPos =
         emitLoopPosition(nb, nloc, getArgOrNull(args, qArg), kI, qShift64);
     Value kPos =
         emitLoopPosition(nb, nloc, getArgOrNull(args, kArg), kJ, Value());
-    Value logit = arith::MulFOp::create(nb, nloc, args[0], scale);
-    if (slopeArg >= 0)
-      logit = arith::AddFOp::create(
-          nb, nloc, logit,
-          emitAlibiBias(nb, nloc, args[slopeArg], qPos, kPos, form));
-    if (causal) {
-      Value future = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sgt,
-                                           kPos, qPos);
-      logit =
-          arith::SelectOp::create(nb, nloc, future, f32NegInf(nb, nloc), logit);
-    }
+    Value logit = emitAttentionLogit(nb, nloc, rule, args[0],
+                                     getArgOrNull(args, slopeArg), qPos, kPos);
     linalg::YieldOp::create(nb, nloc, logit);
   };
   return linalg::GenericOp::create(
@@ -207,11 +196,7 @@ Value emitSoftmax(OpBuilder &b, Location loc, Value logits, Value groupedSinks,
   return emitRowwise(
       b, loc, exps, rowSum, shapes,
       [](OpBuilder &nb, Location nloc, Value e, Value sum) -> Value {
-        Value empty = arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::OEQ,
-                                            sum, f32Const(nb, nloc, 0.0f));
-        return arith::SelectOp::create(nb, nloc, empty,
-                                       f32Const(nb, nloc, 0.0f),
-                                       arith::DivFOp::create(nb, nloc, e, sum));
+        return emitNormalizedOutput(nb, nloc, e, sum, nb.getF32Type());
       });
 }
 
@@ -242,16 +227,12 @@ GroupedShapes getGroupedShapes(OpBuilder &b, Location loc, AttentionOp op,
 /// q and k rotated by posenc.rotary (lowered by its own pattern); default
 /// query positions are shifted by `qShift` (index, may be null).
 std::pair<Value, Value> emitRope(OpBuilder &b, Location loc, AttentionOp op,
-                                 RopeAttr rope, Value qShift) {
-  auto rotate = [&](Value x, Value positions, Value offset) -> Value {
-    return RotaryOp::create(
-        b, loc, x.getType(), x, op.getInvFreq(), Value(), Value(), positions,
-        offset, op.getAttentionFactor(), rope.getLayout(), rope.getRotaryDim(),
-        IntegerAttr(), DenseI64ArrayAttr(), MRopeLayoutAttr());
-  };
+                                 Value qShift) {
   Value qPositions = op.getQPositions();
-  Value q = rotate(op.getQuery(), qPositions, qPositions ? Value() : qShift);
-  Value k = rotate(op.getKey(), op.getKPositions(), Value());
+  Value q =
+      createAttentionRotary(b, loc, op, op.getQuery(), qPositions, qShift);
+  Value k = createAttentionRotary(b, loc, op, op.getKey(), op.getKPositions(),
+                                  Value());
   return {q, k};
 }
 
@@ -284,8 +265,8 @@ struct LowerAttention : OpRewritePattern<AttentionOp> {
     if (!op.getQPositions())
       qShift = emitQueryShift(rewriter, loc, op.getAlignment(),
                               shapes.rows.back(), shapes.scores.back());
-    if (RopeAttr rope = op.getRopeAttr())
-      std::tie(q, k) = emitRope(rewriter, loc, op, rope, qShift);
+    if (op.getRopeAttr())
+      std::tie(q, k) = emitRope(rewriter, loc, op, qShift);
 
     Value slopes = op.getAlibiSlopes();
     if (AlibiSlopesAttr alibi = op.getAlibiAttr())

@@ -162,18 +162,7 @@ private:
   Value add(Value x, Value y) {
     return b.createOrFold<arith::AddIOp>(loc, x, y);
   }
-  Value constF32(float v) {
-    return arith::ConstantOp::create(
-        b, loc, DenseElementsAttr::get(laneType, b.getF32FloatAttr(v)));
-  }
-  Value negInf() {
-    return arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(
-            laneType, b.getFloatAttr(b.getF32Type(),
-                                     APFloat::getInf(APFloat::IEEEsingle(),
-                                                     /*Negative=*/true))));
-  }
+  Value constF32(float v) { return f32ConstLike(b, loc, laneType, v); }
   /// [0, lanes) as i64 lanes.
   Value laneIndices() {
     auto type = VectorType::get({lanes}, b.getI64Type());
@@ -376,9 +365,9 @@ void DotKernel::emitScores(LoopState &state, Value key0) {
   state.partials = keyLoop.getResult(0);
 
   // Key positions and tile-end mask of the group (shared by the rows).
-  bool causal = p.op.getCausal();
+  LogitRule rule = LogitRule::get(p.op);
   Value kPositions;
-  if (causal || block.slopes) {
+  if (rule.needsPositions(static_cast<bool>(block.slopes))) {
     if (tile.positions) {
       Type element =
           cast<RankedTensorType>(tile.positions.getType()).getElementType();
@@ -406,7 +395,6 @@ void DotKernel::emitScores(LoopState &state, Value key0) {
         arith::AddIOp::create(b, loc, splat(toI64(b, loc, key0)),
                               laneIndices()),
         splat(toI64(b, loc, add(lastRow, index(1)))));
-  Value scale = constF32(static_cast<float>(p.op.getScaleOrDefault()));
 
   // Per row (an scf.for, for the same reason): the transposing reduction of
   // the group's partials, then the logits (scale, ALiBi, causal and
@@ -419,21 +407,10 @@ void DotKernel::emitScores(LoopState &state, Value key0) {
   SmallVector<Partial> stack;
   for (int64_t t = 0; t < lanes; ++t)
     push(stack, read(state.partials, {r, index(feed[t]), zero}));
-  Value logit = arith::MulFOp::create(b, loc, stack.front().value, scale);
   Value qPosition = kPositions ? splat(rowPosition(r)) : Value();
-  if (block.slopes)
-    logit = arith::AddFOp::create(b, loc, logit,
-                                  emitAlibiBias(b, loc, splat(rowSlope(r)),
-                                                qPosition, kPositions,
-                                                p.op.getAlibiForm()));
-  if (causal)
-    logit = arith::SelectOp::create(
-        b, loc,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, kPositions,
-                              qPosition),
-        negInf(), logit);
-  if (missing)
-    logit = arith::SelectOp::create(b, loc, missing, negInf(), logit);
+  Value logit = emitAttentionLogit(b, loc, rule, stack.front().value,
+                                   block.slopes ? splat(rowSlope(r)) : Value(),
+                                   qPosition, kPositions, missing);
   scf::YieldOp::create(b, loc,
                        write(logit, rowLoop.getRegionIterArgs()[0], {r, key0}));
   state.scores = rowLoop.getResult(0);
@@ -462,13 +439,9 @@ LoopState DotKernel::emitUpdate(const LoopState &state,
         vector::ReductionOp::create(b, loc, vector::CombiningKind::MAXIMUMF,
                                     tileMax));
     alpha.push_back(splat(emitSafeExp(b, loc, state.max[r], max)));
-    Value masked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max,
-                                         f32NegInf(b, loc));
     Value sum = arith::MulFOp::create(b, loc, state.sum[r], alpha.back());
     for (auto [g, logit] : llvm::enumerate(logits)) {
-      Value e = math::ExpOp::create(
-          b, loc, arith::SubFOp::create(b, loc, logit, splat(max)));
-      Value prob = arith::SelectOp::create(b, loc, masked, constF32(0.0f), e);
+      Value prob = emitSafeExp(b, loc, logit, max);
       sum = arith::AddFOp::create(b, loc, sum, prob);
       next.scores = write(prob, next.scores,
                           {index(r), index(static_cast<int64_t>(g) * lanes)});
@@ -604,13 +577,12 @@ SoftmaxState DotKernel::emit(Value begin, Value end, Value limit, Value keys) {
     // lane 0.
     Value sum = constF32(0.0f);
     if (block.sinks) {
-      Value sink = castFloat(b, loc,
-                             tensor::ExtractOp::create(b, loc, block.sinks,
-                                                       index(r / rowsPerHead)),
-                             b.getF32Type());
-      init.max.push_back(sink);
-      sum = vector::InsertOp::create(b, loc, emitSafeExp(b, loc, sink, sink),
-                                     sum, 0);
+      auto [max, term] =
+          emitSinkStart(b, loc,
+                        tensor::ExtractOp::create(b, loc, block.sinks,
+                                                  index(r / rowsPerHead)));
+      init.max.push_back(max);
+      sum = vector::InsertOp::create(b, loc, term, sum, 0);
     } else {
       init.max.push_back(f32NegInf(b, loc));
     }

@@ -77,16 +77,6 @@ Value mlir::posenc::emitLoopPosition(OpBuilder &b, Location loc,
   return emitPosition(b, loc, source, offset);
 }
 
-Value mlir::posenc::emitQueryShift(OpBuilder &b, Location loc,
-                                   Alignment alignment, OpFoldResult queries,
-                                   OpFoldResult keys) {
-  if (alignment != Alignment::bottom_right)
-    return Value();
-  Value sq = getValueOrCreateConstantIndexOp(b, loc, queries);
-  Value sk = getValueOrCreateConstantIndexOp(b, loc, keys);
-  return b.createOrFold<arith::SubIOp>(loc, sk, sq);
-}
-
 Value mlir::posenc::emitPositionsInTable(OpBuilder &b, Location loc,
                                          Value positions, Value offset,
                                          Value tokens, Value rows) {
@@ -163,17 +153,6 @@ Value mlir::posenc::filled(OpBuilder &b, Location loc,
       .getResult(0);
 }
 
-Value mlir::posenc::f32Const(OpBuilder &b, Location loc, float v) {
-  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-}
-
-Value mlir::posenc::f32NegInf(OpBuilder &b, Location loc) {
-  return arith::ConstantOp::create(
-      b, loc,
-      b.getFloatAttr(b.getF32Type(), APFloat::getInf(APFloat::IEEEsingle(),
-                                                     /*Negative=*/true)));
-}
-
 AffineMap mlir::posenc::mapOf(MLIRContext *ctx, unsigned numDims,
                               ArrayRef<unsigned> dims) {
   return AffineMap::getMultiDimMapWithTargets(numDims, dims, ctx);
@@ -194,23 +173,6 @@ Value mlir::posenc::emitConverted(OpBuilder &b, Location loc, Value x,
                    nb, nloc, castFloat(nb, nloc, args[0], elementType));
              })
       .getResult(0);
-}
-
-Value mlir::posenc::emitSafeExp(OpBuilder &b, Location loc, Value x,
-                                Value max) {
-  Value masked = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, max,
-                                       f32NegInf(b, loc));
-  Value e = math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, max));
-  return arith::SelectOp::create(b, loc, masked, f32Const(b, loc, 0.0f), e);
-}
-
-Value mlir::posenc::emitSoftmaxOutput(OpBuilder &b, Location loc, Value acc,
-                                      Value sum, Type elementType) {
-  Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, sum,
-                                      f32Const(b, loc, 0.0f));
-  Value out = arith::SelectOp::create(b, loc, empty, f32Const(b, loc, 0.0f),
-                                      arith::DivFOp::create(b, loc, acc, sum));
-  return castFloat(b, loc, out, elementType);
 }
 
 Value mlir::posenc::splitHeadVector(OpBuilder &b, Location loc, Value perHead,
@@ -236,9 +198,10 @@ Value mlir::posenc::emitSinkTerm(OpBuilder &b, Location loc, Value sinks,
              inputs.mapsWith({b.getMultiDimIdentityMap(rank)}),
              parallelIterators(rank),
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value max = maxArg >= 0 ? args[maxArg] : args[0];
-               linalg::YieldOp::create(nb, nloc,
-                                       emitSafeExp(nb, nloc, args[0], max));
+               Value term = maxArg >= 0
+                                ? emitSafeExp(nb, nloc, args[0], args[maxArg])
+                                : emitSinkStart(nb, nloc, args[0]).second;
+               linalg::YieldOp::create(nb, nloc, term);
              })
       .getResult(0);
 }

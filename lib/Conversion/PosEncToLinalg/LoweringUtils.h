@@ -3,13 +3,14 @@
 // Helpers for building the linalg form of posenc ops: shapes, indexing maps
 // and operand lists of generics, loop-index positions, the runtime position
 // check. The scalar numerics inside the generics come from
-// posenc/Codegen/Emitters.h.
+// posenc/Codegen/Emitters.h and posenc/Codegen/AttentionEmitters.h.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef POSENC_LIB_CONVERSION_POSENCTOLINALG_LOWERINGUTILS_H
 #define POSENC_LIB_CONVERSION_POSENCTOLINALG_LOWERINGUTILS_H
 
+#include "posenc/Codegen/AttentionEmitters.h"
 #include "posenc/Codegen/Emitters.h"
 
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
@@ -34,24 +35,11 @@ SmallVector<int64_t> staticShape(ArrayRef<OpFoldResult> sizes);
 Value filled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
              Value value);
 
-/// f32 constants: `v`, and -inf (the softmax's masked logit).
-Value f32Const(OpBuilder &b, Location loc, float v);
-Value f32NegInf(OpBuilder &b, Location loc);
-
 /// A new tensor of `sizes` whose entries are `x` read through `inputMap`
 /// (over the new tensor's dims) and converted to `elementType`: a cast, a
 /// transpose when `inputMap` permutes, a broadcast when it projects.
 Value emitConverted(OpBuilder &b, Location loc, Value x, AffineMap inputMap,
                     ArrayRef<OpFoldResult> sizes, Type elementType);
-
-/// In a body: `max == -inf ? 0 : exp(x - max)` (f32), so that a fully masked
-/// softmax row gives 0, not NaN.
-Value emitSafeExp(OpBuilder &b, Location loc, Value x, Value max);
-
-/// A softmax row's output entry: `acc / sum` (f32) converted to
-/// `elementType`, 0 when `sum` is 0 (every key masked, no sink).
-Value emitSoftmaxOutput(OpBuilder &b, Location loc, Value acc, Value sum,
-                        Type elementType);
 
 /// A per-query-head vector `[Hq]` (ALiBi slopes, attention sinks) viewed as
 /// `[Hkv, G]`, the grouped heads of attention's lowerings.
@@ -109,12 +97,6 @@ AffineMap getPositionsMap(Value positions, unsigned numLoops,
 /// the index of loop `tokenDim`; plus `offset` (i64) when given.
 Value emitLoopPosition(OpBuilder &b, Location loc, Value positionArg,
                        unsigned tokenDim, Value offset);
-
-/// The shift (index) of default query positions under `alignment`:
-/// bottom_right puts query row i at key position i + Sk - Sq; top_left at i
-/// (null).
-Value emitQueryShift(OpBuilder &b, Location loc, Alignment alignment,
-                     OpFoldResult queries, OpFoldResult keys);
 
 /// i1: every row a kernel reads from a table of `rows` rows (i64) exists:
 /// `positions[...] + offset` for every entry of `positions`, or, without

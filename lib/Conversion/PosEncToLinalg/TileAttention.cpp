@@ -125,18 +125,6 @@ Value sliceHeads(OpBuilder &b, Location loc, Value x, Value batch,
                                         strides);
 }
 
-/// posenc.rotary of a [1, H, rows, D] tile whose tokens sit at `positions`
-/// (sliced) or at `index + offset`.
-Value rotateTile(OpBuilder &b, Location loc, const Problem &p, Value tile,
-                 Value positions, Value offset) {
-  RopeAttr rope = p.op.getRopeAttr();
-  return RotaryOp::create(
-      b, loc, tile.getType(), tile, p.op.getInvFreq(), Value(), Value(),
-      positions, positions ? Value() : offset, p.op.getAttentionFactor(),
-      rope.getLayout(), rope.getRotaryDim(), IntegerAttr(), DenseI64ArrayAttr(),
-      MRopeLayoutAttr());
-}
-
 /// posenc.rotary of a [1, 1, rows, D] key tile from `start` with rows of the
 /// problem's key cos/sin tables.
 Value rotateTileFromTables(OpBuilder &b, Location loc, const Problem &p,
@@ -228,29 +216,17 @@ Value emitTileLogits(OpBuilder &b, Location loc, const Problem &p,
   int slopeArg = inputs.add(block.slopes, mapOf(ctx, 3, {0}));
   int qArg = inputs.add(block.positions, mapOf(ctx, 3, {1}));
   int kArg = inputs.add(kPositions, mapOf(ctx, 3, {2}));
-  Value scale = f32Const(b, loc, static_cast<float>(p.op.getScaleOrDefault()));
   Value qOffset = block.positions ? Value() : toI64(b, loc, block.qOffset);
   Value kOffset64 = kPositions ? Value() : toI64(b, loc, kOffset);
-  bool causal = p.op.getCausal();
-  AlibiForm form = p.op.getAlibiForm();
+  LogitRule rule = LogitRule::get(p.op);
   auto body = [&](OpBuilder &nb, Location nloc, ValueRange args) {
-    Value logit = arith::MulFOp::create(nb, nloc, args[0], scale);
-    if (slopeArg >= 0 || causal) {
-      Value qPos =
-          emitLoopPosition(nb, nloc, getArgOrNull(args, qArg), 1, qOffset);
-      Value kPos =
-          emitLoopPosition(nb, nloc, getArgOrNull(args, kArg), 2, kOffset64);
-      if (slopeArg >= 0)
-        logit = arith::AddFOp::create(
-            nb, nloc, logit,
-            emitAlibiBias(nb, nloc, args[slopeArg], qPos, kPos, form));
-      if (causal) {
-        Value future = arith::CmpIOp::create(
-            nb, nloc, arith::CmpIPredicate::sgt, kPos, qPos);
-        logit = arith::SelectOp::create(nb, nloc, future, f32NegInf(nb, nloc),
-                                        logit);
-      }
+    Value qPos, kPos;
+    if (rule.needsPositions(slopeArg >= 0)) {
+      qPos = emitLoopPosition(nb, nloc, getArgOrNull(args, qArg), 1, qOffset);
+      kPos = emitLoopPosition(nb, nloc, getArgOrNull(args, kArg), 2, kOffset64);
     }
+    Value logit = emitAttentionLogit(nb, nloc, rule, args[0],
+                                     getArgOrNull(args, slopeArg), qPos, kPos);
     linalg::YieldOp::create(nb, nloc, logit);
   };
   auto type = cast<RankedTensorType>(scores.getType());
@@ -391,7 +367,8 @@ KeyTile flash::sliceKeyTile(OpBuilder &b, Location loc, const Problem &p,
                           ? slicePositions(b, loc, kPositionsAll, block.batch,
                                            start, tile.rows, /*keepBatch=*/true)
                           : Value();
-    tile.keys = rotateTile(b, loc, p, tile.keys, positions, start);
+    tile.keys =
+        createAttentionRotary(b, loc, p.op, tile.keys, positions, start);
   }
   tile.values =
       sliceHeads(b, loc, p.v, block.batch, block.head, 1, start, tile.rows);
@@ -486,17 +463,6 @@ SoftmaxState emitKeyLoop(OpBuilder &b, Location loc, const Problem &p,
   return {loop.getResult(0), sum, loop.getResult(2)};
 }
 
-/// `sum == 0 ? 0 : acc / sum` (a fully masked row gives 0), cast to
-/// `elementType`.
-Value emitNormalizedEntry(OpBuilder &b, Location loc, Value acc, Value sum,
-                          Type elementType) {
-  Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, sum,
-                                      f32Const(b, loc, 0.0f));
-  Value out = arith::SelectOp::create(b, loc, empty, f32Const(b, loc, 0.0f),
-                                      arith::DivFOp::create(b, loc, acc, sum));
-  return castFloat(b, loc, out, elementType);
-}
-
 /// The normalized block output [G, rows, Dv] in the element type.
 Value emitNormalized(OpBuilder &b, Location loc, const Problem &p,
                      const SoftmaxState &state) {
@@ -511,7 +477,7 @@ Value emitNormalized(OpBuilder &b, Location loc, const Problem &p,
        b.getMultiDimIdentityMap(3)},
       {par, par, par},
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        return emitNormalizedEntry(nb, nloc, args[0], args[1], elementType);
+        return emitNormalizedOutput(nb, nloc, args[0], args[1], elementType);
       });
 }
 
@@ -598,7 +564,7 @@ Value emitCombine(OpBuilder &b, Location loc, const Problem &p, Value maxes,
        b.getMultiDimIdentityMap(5)},
       {par, par, par, par, par},
       [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        return emitNormalizedEntry(nb, nloc, args[0], args[1], elementType);
+        return emitNormalizedOutput(nb, nloc, args[0], args[1], elementType);
       });
 }
 
@@ -660,16 +626,12 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
   p.sinks = op.getSinks();
   bool rope = static_cast<bool>(op.getRopeAttr());
   p.rotateKeysInKernel = rope && !options.prerotateKeys;
-  p.skipFutureKeys =
-      op.getCausal() && !op.getQPositions() && !op.getKPositions();
+  p.skipFutureKeys = hasCausalKeyBound(op);
   Value keysForTiles = p.k;
   if (rope && options.prerotateKeys) {
     Value positions = op.getKPositions();
-    keysForTiles = RotaryOp::create(
-        rewriter, loc, p.k.getType(), p.k, op.getInvFreq(), Value(), Value(),
-        positions, Value(), op.getAttentionFactor(),
-        op.getRopeAttr().getLayout(), op.getRopeAttr().getRotaryDim(),
-        IntegerAttr(), DenseI64ArrayAttr(), MRopeLayoutAttr());
+    keysForTiles =
+        createAttentionRotary(rewriter, loc, op, p.k, positions, Value());
   }
 
   // Few query rows per kv head (decode): split the keys, and with
@@ -768,7 +730,8 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
                                          block.batch, block.start, block.rows,
                                          /*keepBatch=*/true)
                         : Value();
-      qTile = rotateTile(rewriter, loc, p, qTile, positions, block.qOffset);
+      qTile = createAttentionRotary(rewriter, loc, op, qTile, positions,
+                                    block.qOffset);
     }
     Value qRows = dropBatch(rewriter, loc, qTile);
     block.q = emitWidened(rewriter, loc, qRows);
@@ -803,8 +766,7 @@ LogicalResult lowerAttention(RewriterBase &rewriter, AttentionOp op,
     Value end = limit;
     if (p.skipFutureKeys) {
       Value rows = getValueOrCreateConstantIndexOp(rewriter, loc, block.rows);
-      Value visible = arith::AddIOp::create(rewriter, loc, block.qOffset, rows);
-      end = arith::MinSIOp::create(rewriter, loc, end, visible);
+      end = emitVisibleKeyEnd(rewriter, loc, end, block.qOffset, rows);
     }
     SoftmaxState state =
         lanes

@@ -469,8 +469,9 @@ func.func @sinks_decode_split_keys(%q: tensor<1x8x1x64xf32>, %k: tensor<1x2x4096
 // DOT: arith.subi %{{.+}}, %[[KPOS]] : vector<8xi64>
 // DOT: arith.uitofp %{{.+}} : vector<8xi64> to vector<8xf32>
 // DOT: arith.negf
-// DOT: arith.cmpi sgt, %[[KPOS]], %{{.+}} : vector<8xi64>
-// DOT: arith.select %[[MISSING]], %{{.+}}, %{{.+}} : vector<8xi1>, vector<8xf32>
+// DOT: %[[FUTURE:.+]] = arith.cmpi sgt, %[[KPOS]], %{{.+}} : vector<8xi64>
+// DOT: %[[MASKED:.+]] = arith.ori %[[MISSING]], %[[FUTURE]] : vector<8xi1>
+// DOT: arith.select %[[MASKED]], %{{.+}}, %{{.+}} : vector<8xi1>, vector<8xf32>
 // DOT: scf.yield
 // DOT: tensor.from_elements
 // DOT: arith.divf
