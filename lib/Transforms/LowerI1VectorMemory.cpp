@@ -80,10 +80,9 @@ struct LoadI1 : ConvertOpToLLVMPattern<vector::LoadOp> {
     Location loc = op.getLoc();
     Value ptr = getStridedElementPtr(rewriter, loc, op.getMemRefType(),
                                      adaptor.getBase(), adaptor.getIndices());
-    Value bytes = LLVM::LoadOp::create(rewriter, loc, toBytes(type), ptr,
-                                       getByteAlignment(op.getAlignment()),
-                                       /*isVolatile=*/false,
-                                       op.getNontemporal());
+    Value bytes = LLVM::LoadOp::create(
+        rewriter, loc, toBytes(type), ptr, getByteAlignment(op.getAlignment()),
+        /*isVolatile=*/false, op.getNontemporal());
     rewriter.replaceOpWithNewOp<LLVM::TruncOp>(op, type, bytes);
     return success();
   }

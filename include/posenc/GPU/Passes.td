@@ -52,7 +52,7 @@ def PosEncAttentionToGPU
       least 16.
 
     The numerics are the shared emitters' (posenc/Codegen/Emitters.h,
-    LoweringUtils.h): cos/sin, ALiBi bias, safe exp, normalization; the
+    AttentionEmitters.h): cos/sin, the logit rule, safe exp, normalization; the
     accumulation order over keys and channels is the CPU flash loop nest's.
     A result whose only use is `materialize_in_destination` into a writable
     buffer is written there; otherwise into a new buffer.

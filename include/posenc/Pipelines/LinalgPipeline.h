@@ -10,6 +10,7 @@
 #define POSENC_PIPELINES_LINALGPIPELINE_H
 
 #include "posenc/Conversion/Passes.h"
+#include "posenc/Transforms/Passes.h"
 
 #include "mlir/Pass/PassOptions.h"
 

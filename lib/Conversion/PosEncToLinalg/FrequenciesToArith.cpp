@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoweringUtils.h"
+#include "posenc/Codegen/LinalgBuilders.h"
 #include "Patterns.h"
 
 #include "posenc/IR/PosEncNumerics.h"

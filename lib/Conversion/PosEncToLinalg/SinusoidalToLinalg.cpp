@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ExtentChecks.h"
-#include "LoweringUtils.h"
+#include "posenc/Codegen/ExtentChecks.h"
+#include "posenc/Codegen/LinalgBuilders.h"
 #include "Patterns.h"
 
 #include "posenc/IR/PosEncNumerics.h"

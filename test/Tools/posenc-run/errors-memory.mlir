@@ -11,7 +11,7 @@
 
 // An attention whose score matrix is [1, 1, 32768, 32768] f32 (4 GiB), with
 // the reference decomposition (the default flash lowering has no score
-// matrix: test/Conversion/PosEncToLinalg/posenc-tile-attention.mlir).
+// matrix: test/Transforms/posenc-tile-attention.mlir).
 // RUN: sh -c 'ulimit -v 3000000; posenc-run %s --entry=attention --iterations=1 --warmup=0 --pipeline="posenc-cpu-pipeline{flash-attention=false}"; echo rc=$?' 2>&1 | FileCheck %s --check-prefix=ATTENTION
 // ATTENTION: posenc-run: error: out of memory allocating {{4294967[0-9][0-9][0-9]}} bytes for a temporary of the kernel
 // ATTENTION-NEXT: rc=1

@@ -1,6 +1,6 @@
 //===- ExtentChecks.cpp - Runtime checks of operand extents ---------------===//
 
-#include "ExtentChecks.h"
+#include "posenc/Codegen/ExtentChecks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"

@@ -1,4 +1,4 @@
-//===- LoweringUtils.h - linalg pieces of the posenc lowering ---*- C++ -*-===//
+//===- LinalgBuilders.h - linalg pieces of posenc lowerings -----*- C++ -*-===//
 //
 // Helpers for building the linalg form of posenc ops: shapes, indexing maps
 // and operand lists of generics, loop-index positions, the runtime position
@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef POSENC_LIB_CONVERSION_POSENCTOLINALG_LOWERINGUTILS_H
-#define POSENC_LIB_CONVERSION_POSENCTOLINALG_LOWERINGUTILS_H
+#ifndef POSENC_CODEGEN_LINALGBUILDERS_H
+#define POSENC_CODEGEN_LINALGBUILDERS_H
 
 #include "posenc/Codegen/AttentionEmitters.h"
 #include "posenc/Codegen/Emitters.h"
@@ -116,4 +116,4 @@ void emitPositionsInTableAssert(OpBuilder &b, Location loc, Value positions,
 } // namespace posenc
 } // namespace mlir
 
-#endif // POSENC_LIB_CONVERSION_POSENCTOLINALG_LOWERINGUTILS_H
+#endif // POSENC_CODEGEN_LINALGBUILDERS_H

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef POSENC_LIB_CONVERSION_POSENCTOLINALG_EXTENTCHECKS_H
-#define POSENC_LIB_CONVERSION_POSENCTOLINALG_EXTENTCHECKS_H
+#ifndef POSENC_CODEGEN_EXTENTCHECKS_H
+#define POSENC_CODEGEN_EXTENTCHECKS_H
 
 #include "posenc/IR/PosEncOps.h"
 
@@ -45,4 +45,4 @@ void emitExtentAsserts(OpBuilder &b, SinusoidalOp op);
 } // namespace posenc
 } // namespace mlir
 
-#endif // POSENC_LIB_CONVERSION_POSENCTOLINALG_EXTENTCHECKS_H
+#endif // POSENC_CODEGEN_EXTENTCHECKS_H

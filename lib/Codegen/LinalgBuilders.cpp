@@ -1,6 +1,6 @@
-//===- LoweringUtils.cpp - linalg pieces of the posenc lowering -----------===//
+//===- LinalgBuilders.cpp - linalg pieces of posenc lowerings -------------===//
 
-#include "LoweringUtils.h"
+#include "posenc/Codegen/LinalgBuilders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"

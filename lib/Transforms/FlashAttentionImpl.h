@@ -1,16 +1,18 @@
-//===- FlashAttention.h - pieces of posenc-tile-attention -------*- C++ -*-===//
+//===- FlashAttentionImpl.h - pieces of the flash nest ----------*- C++ -*-===//
 //
-// What the flash loop nest (TileAttention.cpp) and the dot-product key loop
-// of its few-row blocks (DotKeyLoop.cpp) share: the problem, a query block,
-// the online-softmax state and the key tiles a key loop step reads.
+// What the flash loop nest (FlashAttention.cpp) and its two key loops (the
+// tile ops of FlashKeyLoop.cpp, the dot-product form of DotKeyLoop.cpp)
+// share: the problem, a query block, the online-softmax state and the key
+// tiles a key loop step reads.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef POSENC_LIB_CONVERSION_POSENCTOLINALG_FLASHATTENTION_H
-#define POSENC_LIB_CONVERSION_POSENCTOLINALG_FLASHATTENTION_H
+#ifndef POSENC_LIB_TRANSFORMS_FLASHATTENTIONIMPL_H
+#define POSENC_LIB_TRANSFORMS_FLASHATTENTIONIMPL_H
 
-#include "posenc/IR/PosEncOps.h"
+#include "posenc/Transforms/FlashAttention.h"
 
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir {
@@ -18,15 +20,6 @@ namespace posenc {
 namespace flash {
 
 Value indexConst(OpBuilder &b, Location loc, int64_t v);
-
-/// A tile extent along a sequence: `tile` rows from `start`, fewer at the
-/// end of `limit` unless every tile is known to be full (then static).
-struct TileExtent {
-  int64_t tile;
-  bool full;
-
-  OpFoldResult size(OpBuilder &b, Location loc, Value start, Value limit) const;
-};
 
 /// The loop-invariant pieces of one attention.
 struct Problem {
@@ -92,30 +85,50 @@ KeyTile sliceKeyTile(OpBuilder &b, Location loc, const Problem &p,
                      const QueryBlock &block, Value start, Value keyLimit,
                      TileExtent keyTile, Value keys);
 
-/// Lanes of the dot-product key loop for head dims `headDim` and `valueDim`:
-/// the widest power of two up to `vectorWidth` and 8 (kDotMaxLanes) dividing
-/// both; 0 (use the tile ops) when `vectorWidth` is 0 or that is under 4
-/// lanes.
-int64_t chooseDotLanes(int64_t vectorWidth, int64_t headDim, int64_t valueDim);
+/// Positions `[S]` or `[B, S]` sliced to the `rows` tokens from `start` of
+/// batch `batch`: `[rows]`, or `[1, rows]` from `[B, S]` with `keepBatch`
+/// (the positions of a [1, H, rows, D] tile for posenc.rotary).
+Value slicePositions(OpBuilder &b, Location loc, Value positions, Value batch,
+                     Value start, OpFoldResult rows, bool keepBatch = false);
+
+/// `x[batch, head0 : head0 + heads, start : start + rows, :]` as
+/// [1, heads, rows, D].
+Value sliceHeads(OpBuilder &b, Location loc, Value x, Value batch,
+                 OpFoldResult head0, int64_t heads, Value start,
+                 OpFoldResult rows);
+
+/// The cos/sin tables [Sk, rotary_dim/2] of key positions 0 .. Sk - 1 (the
+/// values posenc.rotary's lowering computes per tile: same emitters).
+std::pair<Value, Value> emitKeyTables(OpBuilder &b, Location loc,
+                                      const Problem &p);
+
+/// A linalg.generic with `inputs` and one `init`, body `fn(args)`.
+Value emitGeneric(OpBuilder &b, Location loc, ValueRange inputs, Value init,
+                  ArrayRef<AffineMap> maps,
+                  ArrayRef<utils::IteratorType> iterators,
+                  function_ref<Value(OpBuilder &, Location, ValueRange)> fn);
+
+/// The online softmax over the key tiles [begin, end) of a query block in
+/// linalg tile ops (keys read up to `keyLimit` from `keys`), its statistics
+/// in `lanes` lanes (FlashKeyLoop.cpp).
+SoftmaxState emitKeyLoop(OpBuilder &b, Location loc, const Problem &p,
+                         const QueryBlock &block, Value begin, Value end,
+                         Value keyLimit, TileExtent keyTile, Value keys,
+                         int64_t lanes);
 
 /// The online softmax over the key tiles [begin, end) of a block whose rows
 /// (`G * block.rows`, static) are few, in the dot-product form: vector ops of
 /// `lanes` lanes, K rows read in place (DotKeyLoop.cpp); `vectorWidth` (the
 /// host's register in f32 lanes) sizes its register blocks. With
-/// `block.qNarrow` and bf16 keys, scores take AVX-512 BF16 dot products
-/// (canUseBF16Dot).
+/// `block.qNarrow` (FlashSchedule::bf16Dot), scores take AVX-512 BF16 dot
+/// products.
 SoftmaxState emitDotKeyLoop(OpBuilder &b, Location loc, const Problem &p,
                             const QueryBlock &block, Value begin, Value end,
                             Value keyLimit, TileExtent keyTile, Value keys,
                             int64_t lanes, int64_t vectorWidth);
 
-/// Whether the dot-product key loop of `lanes` lanes can compute bf16 scores
-/// with AVX-512 BF16 dot products: bf16 Q and K, `lanes` f32 lanes of 128,
-/// 256 or 512 bits, and chunks of 2 x lanes channels dividing the head dim.
-bool canUseBF16Dot(const Problem &p, Type keyElementType, int64_t lanes);
-
 } // namespace flash
 } // namespace posenc
 } // namespace mlir
 
-#endif // POSENC_LIB_CONVERSION_POSENCTOLINALG_FLASHATTENTION_H
+#endif // POSENC_LIB_TRANSFORMS_FLASHATTENTIONIMPL_H

@@ -25,10 +25,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "FlashAttention.h"
-#include "LoweringUtils.h"
+#include "FlashAttentionImpl.h"
 
-#include "posenc/IR/PosEncNumerics.h"
+#include "posenc/Codegen/AttentionEmitters.h"
+#include "posenc/Codegen/Emitters.h"
+#include "posenc/Codegen/LinalgBuilders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -50,24 +51,6 @@ using namespace mlir::posenc;
 using namespace mlir::posenc::flash;
 
 namespace {
-
-/// Most lanes of the dot-product form, which is also its keys per step (a
-/// step is one group of `lanes` keys). Bench case c (GQA 32/8, D = 128, f32)
-/// on an AVX-512 host, medians of alternating runs on the bench's inputs:
-/// 16 lanes in 64-key steps (the earlier choice) 9.0-9.4 ms at 2 threads,
-/// 18.3 at 1; 16 lanes in 16-key steps 8.9-9.2; 8 lanes in 32-, 16- and
-/// 8-key steps 9.0, 8.3 and 7.6-8.0 ms (15.9 at 1 thread); bf16 decode
-/// 6.3 -> 5.9 ms. A step of 8 keys reads 4 KiB each of K and V (D = 128):
-/// the step's P.V from cache overlaps the next step's scores loop, whose
-/// prefetches wait for memory, within the core's out-of-order window. (Why
-/// 256-bit vectors beat 512-bit ones in this memory-bound loop, and by how
-/// much, varied with the state of the shared host: by 0-18%.)
-constexpr int64_t kDotMaxLanes = 8;
-
-/// Fewest lanes worth the dot-product form: narrower vectors (a head dim
-/// that only 1 or 2 divide) make its transposing reduction and unrolled
-/// update cost more than the tile ops, and LLVM took minutes on them.
-constexpr int64_t kDotMinLanes = 4;
 
 /// How far ahead of each of the K and V streams a step prefetches (into L1).
 /// With the hardware prefetchers alone, a core read K/V at 10.6 GB/s here
@@ -639,24 +622,6 @@ SoftmaxState DotKernel::emit(Value begin, Value end, Value limit, Value keys) {
 }
 
 } // namespace
-
-int64_t flash::chooseDotLanes(int64_t vectorWidth, int64_t headDim,
-                              int64_t valueDim) {
-  if (vectorWidth <= 0)
-    return 0;
-  int64_t lanes = static_cast<int64_t>(llvm::bit_floor(
-      static_cast<uint64_t>(std::min(vectorWidth, kDotMaxLanes))));
-  while (lanes > 1 && (headDim % lanes != 0 || valueDim % lanes != 0))
-    lanes /= 2;
-  return lanes >= kDotMinLanes ? lanes : 0;
-}
-
-bool flash::canUseBF16Dot(const Problem &p, Type keyElementType,
-                          int64_t lanes) {
-  return p.elementType.isBF16() && keyElementType.isBF16() &&
-         llvm::is_contained({int64_t(4), int64_t(8), int64_t(16)}, lanes) &&
-         p.headDim % (2 * lanes) == 0;
-}
 
 SoftmaxState flash::emitDotKeyLoop(OpBuilder &b, Location loc, const Problem &p,
                                    const QueryBlock &block, Value begin,
