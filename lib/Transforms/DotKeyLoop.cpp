@@ -132,7 +132,6 @@ public:
         vectorWidth(vectorWidth), rowsPerHead(*getConstantIntValue(block.rows)),
         rows(p.group * rowsPerHead), chunks(p.headDim / lanes),
         valueChunks(p.valueDim / lanes),
-        groups(llvm::divideCeil(keyTile.tile, lanes)),
         bf16Dot(static_cast<bool>(block.qNarrow)),
         exact(keyTile.full && keyTile.tile % lanes == 0),
         laneType(VectorType::get({lanes}, b.getF32Type())),
@@ -189,9 +188,10 @@ private:
   /// transposing reduction, combining equal levels.
   void push(SmallVectorImpl<Partial> &stack, Value partial);
 
-  /// The logits of the key group from `key0` into `state.scores` (through
+  /// The logits of the step's keys (one group of `lanes`) into
+  /// `state.scores` (through
   /// `state.partials`).
-  void emitScores(LoopState &state, Value key0);
+  void emitScores(LoopState &state);
   /// The online softmax's update: logits -> probabilities in `scores`, new
   /// max and sums, per-row rescale factors.
   LoopState emitUpdate(const LoopState &state, SmallVectorImpl<Value> &alpha);
@@ -207,7 +207,7 @@ private:
   const Problem &p;
   const QueryBlock &block;
   TileExtent keyTile;
-  int64_t lanes, vectorWidth, rowsPerHead, rows, chunks, valueChunks, groups;
+  int64_t lanes, vectorWidth, rowsPerHead, rows, chunks, valueChunks;
   /// Scores as AVX-512 BF16 dot products of bf16 Q and K rows.
   bool bf16Dot;
   bool exact;
@@ -324,11 +324,11 @@ void DotKernel::push(SmallVectorImpl<Partial> &stack, Value partial) {
   stack.push_back({partial, level});
 }
 
-void DotKernel::emitScores(LoopState &state, Value key0) {
+void DotKernel::emitScores(LoopState &state) {
   // Lane partials, one key at a time (an scf.for: unrolled, LLVM schedules
   // the keys' independent FMA chains side by side and runs out of
   // registers): each chunk of the key row feeds one FMA per query row.
-  Value zero = index(0);
+  Value zero = index(0), key0 = zero;
   auto keyLoop = scf::ForOp::create(b, loc, zero, index(lanes), index(1),
                                     ValueRange{state.partials});
   {
@@ -405,30 +405,23 @@ LoopState DotKernel::emitUpdate(const LoopState &state,
   // l' = l alpha + p (per lane).
   // Every logit is read before the first probability overwrites the buffer
   // (in place: a read after it would need a copy).
-  SmallVector<SmallVector<Value>> rowLogits(rows);
+  SmallVector<Value> rowLogits;
   for (int64_t r = 0; r < rows; ++r)
-    for (int64_t g = 0; g < groups; ++g)
-      rowLogits[r].push_back(read(state.scores, {index(r), index(g * lanes)}));
+    rowLogits.push_back(read(state.scores, {index(r), index(0)}));
   LoopState next = state;
   next.max.clear();
   next.sum.clear();
   for (int64_t r = 0; r < rows; ++r) {
-    ArrayRef<Value> logits = rowLogits[r];
-    Value tileMax = logits[0];
-    for (Value logit : logits.drop_front())
-      tileMax = arith::MaximumFOp::create(b, loc, tileMax, logit);
     Value max = arith::MaximumFOp::create(
         b, loc, state.max[r],
         vector::ReductionOp::create(b, loc, vector::CombiningKind::MAXIMUMF,
-                                    tileMax));
+                                    rowLogits[r]));
     alpha.push_back(splat(emitSafeExp(b, loc, state.max[r], max)));
-    Value sum = arith::MulFOp::create(b, loc, state.sum[r], alpha.back());
-    for (auto [g, logit] : llvm::enumerate(logits)) {
-      Value prob = emitSafeExp(b, loc, logit, max);
-      sum = arith::AddFOp::create(b, loc, sum, prob);
-      next.scores = write(prob, next.scores,
-                          {index(r), index(static_cast<int64_t>(g) * lanes)});
-    }
+    Value prob = emitSafeExp(b, loc, rowLogits[r], max);
+    Value sum = arith::AddFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, state.sum[r], alpha.back()),
+        prob);
+    next.scores = write(prob, next.scores, {index(r), index(0)});
     next.max.push_back(max);
     next.sum.push_back(sum);
   }
@@ -437,7 +430,7 @@ LoopState DotKernel::emitUpdate(const LoopState &state,
 
 Value DotKernel::emitValues(Value acc, Value probs, ArrayRef<Value> alpha) {
   // Blocks of rows x `width` value chunks: their accumulators stay in
-  // registers over the keys (an scf.for over key groups), each V row chunk
+  // registers over the step's keys, each V row chunk
   // feeds one FMA per row, each probability is a broadcast load. The
   // accumulators take half the registers: the V chunks and broadcasts, the
   // rest. Whole V rows (blocks of rows) before parts of rows (blocks of
@@ -474,34 +467,26 @@ Value DotKernel::emitValueBlock(Value acc, Value probs, ArrayRef<Value> alpha,
     for (int64_t c = 0; c < width; ++c)
       init.push_back(arith::MulFOp::create(
           b, loc, read(accBlock, {index(r), column(c)}), alpha[r]));
-  auto keyGroups = scf::ForOp::create(b, loc, index(0), index(groups * lanes),
-                                      index(lanes), init);
-  {
-    OpBuilder::InsertionGuard inner(b);
-    b.setInsertionPointToStart(keyGroups.getBody());
-    Value key0 = keyGroups.getInductionVar();
-    SmallVector<Value> sums(keyGroups.getRegionIterArgs());
-    Value zero = index(0);
-    for (int64_t j = 0; j < lanes; ++j) {
-      Value key = add(key0, index(j));
-      Value row = tileRow(key);
-      SmallVector<Value> v;
+  SmallVector<Value> sums(init);
+  Value zero = index(0);
+  for (int64_t j = 0; j < lanes; ++j) {
+    Value key = index(j);
+    Value row = tileRow(key);
+    SmallVector<Value> v;
+    for (int64_t c = 0; c < width; ++c)
+      v.push_back(read(tile.values, {zero, zero, row, column(c)}));
+    for (int64_t r = 0; r < rowBlock; ++r) {
+      Value weight = splat(tensor::ExtractOp::create(
+          b, loc, probs, ValueRange{index(r0 + r), key}));
       for (int64_t c = 0; c < width; ++c)
-        v.push_back(read(tile.values, {zero, zero, row, column(c)}));
-      for (int64_t r = 0; r < rowBlock; ++r) {
-        Value weight = splat(tensor::ExtractOp::create(
-            b, loc, probs, ValueRange{index(r0 + r), key}));
-        for (int64_t c = 0; c < width; ++c)
-          sums[r * width + c] =
-              vector::FMAOp::create(b, loc, weight, v[c], sums[r * width + c]);
-      }
+        sums[r * width + c] =
+            vector::FMAOp::create(b, loc, weight, v[c], sums[r * width + c]);
     }
-    scf::YieldOp::create(b, loc, sums);
   }
   for (int64_t r = 0; r < rowBlock; ++r)
     for (int64_t c = 0; c < width; ++c)
-      accBlock = write(keyGroups.getResult(r * width + c), accBlock,
-                       {index(r0 + r), column(c)});
+      accBlock =
+          write(sums[r * width + c], accBlock, {index(r0 + r), column(c)});
   scf::YieldOp::create(b, loc, accBlock);
   return columns.getResult(0);
 }
@@ -513,22 +498,8 @@ LoopState DotKernel::emitStep(Value keys, const LoopState &state) {
     lastRow = b.createOrFold<arith::SubIOp>(
         loc, getValueOrCreateConstantIndexOp(b, loc, tile.rows), index(1));
 
-  // Scores of each key group.
-  auto keyGroups =
-      scf::ForOp::create(b, loc, index(0), index(groups * lanes), index(lanes),
-                         ValueRange{state.scores, state.partials});
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(keyGroups.getBody());
-    LoopState group;
-    group.scores = keyGroups.getRegionIterArgs()[0];
-    group.partials = keyGroups.getRegionIterArgs()[1];
-    emitScores(group, keyGroups.getInductionVar());
-    scf::YieldOp::create(b, loc, ValueRange{group.scores, group.partials});
-  }
   LoopState scored = state;
-  scored.scores = keyGroups.getResult(0);
-  scored.partials = keyGroups.getResult(1);
+  emitScores(scored);
 
   SmallVector<Value> alpha;
   LoopState next = emitUpdate(scored, alpha);
@@ -573,8 +544,8 @@ SoftmaxState DotKernel::emit(Value begin, Value end, Value limit, Value keys) {
   }
   init.acc = filled(b, loc, {b.getIndexAttr(rows), b.getIndexAttr(p.valueDim)},
                     f32Const(b, loc, 0.0f));
-  init.scores = tensor::EmptyOp::create(
-      b, loc, ArrayRef<int64_t>{rows, groups * lanes}, b.getF32Type());
+  init.scores = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows, lanes},
+                                        b.getF32Type());
   init.partials = tensor::EmptyOp::create(
       b, loc, ArrayRef<int64_t>{rows, lanes, lanes}, b.getF32Type());
 
