@@ -110,17 +110,12 @@ void mlir::posenc::buildCPUPipeline(OpPassManager &pm,
                                     const CPUPipelineOptions &options) {
   // Inlined first, so that results land in the caller's destinations.
   pm.addPass(createInlinerPass());
-  PosEncLoweringOptions lowering;
-  lowering.flashAttention = options.flashAttention;
-  // Every attention fused, its blocks on OpenMP threads.
-  lowering.attentionForallToFor = false;
-  lowering.attentionMinScores = 0;
-  lowering.attentionQueryTile = options.attentionQueryTile;
-  lowering.attentionKeyTile = options.attentionKeyTile;
-  lowering.attentionPrerotateKeys = options.attentionPrerotateKeys;
-  lowering.attentionVectorWidth = options.attentionVectorWidth;
-  lowering.attentionBF16DotProducts = options.attentionBF16DotProducts;
-  buildPosEncToLinalgPipeline(pm, lowering);
+  // posenc -> linalg on tensors as posenc-to-linalg-pipeline by default,
+  // every attention fused (no min-scores), its blocks on OpenMP threads.
+  LinalgLoweringSteps lowering;
+  if (options.flashAttention)
+    lowering.attention = options.getTileAttentionOptions();
+  addPosEncToLinalgSteps(pm.nest(func::FuncOp::getOperationName()), lowering);
   addTensorCodegen(pm, options);
   addBufferization(pm);
   addLoopsAndVectors(pm, options);

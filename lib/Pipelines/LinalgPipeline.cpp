@@ -14,25 +14,14 @@
 using namespace mlir;
 using namespace mlir::posenc;
 
-void mlir::posenc::buildPosEncToLinalgPipeline(
-    OpPassManager &pm, const PosEncLoweringOptions &options) {
-  OpPassManager &nested = options.anchor.getValue().empty()
-                              ? pm.nestAny()
-                              : pm.nest(options.anchor.getValue());
-  if (options.foldFrequencies)
+void mlir::posenc::addPosEncToLinalgSteps(OpPassManager &nested,
+                                          const LinalgLoweringSteps &steps) {
+  if (steps.foldFrequencies)
     nested.addPass(createPosEncFoldFrequencies());
-  if (options.flashAttention) {
-    PosEncTileAttentionOptions attention;
-    attention.queryTile = options.attentionQueryTile;
-    attention.keyTile = options.attentionKeyTile;
-    attention.prerotateKeys = options.attentionPrerotateKeys;
-    attention.minScores = options.attentionMinScores;
-    attention.vectorWidth = options.attentionVectorWidth;
-    attention.bf16DotProducts = options.attentionBF16DotProducts;
-    nested.addPass(createPosEncTileAttention(attention));
-  }
+  if (steps.attention)
+    nested.addPass(createPosEncTileAttention(*steps.attention));
   nested.addPass(createConvertPosEncToLinalg());
-  if (options.cleanup) {
+  if (steps.cleanup) {
     nested.addPass(createCanonicalizerPass());
     nested.addPass(createCSEPass());
   }
@@ -40,13 +29,29 @@ void mlir::posenc::buildPosEncToLinalgPipeline(
   // static (their sizes are constants computed by the tiling); scf.for has
   // no such pattern for results with several uses (decode's partial
   // results), and IREE rejects the dynamic loop-carried tensors.
-  if (options.flashAttention && options.attentionForallToFor) {
+  if (steps.attention && steps.attentionForallToFor) {
     nested.addPass(createPosEncForallToFor());
-    if (options.cleanup) {
+    if (steps.cleanup) {
       nested.addPass(createCanonicalizerPass());
       nested.addPass(createCSEPass());
     }
   }
+}
+
+void mlir::posenc::buildPosEncToLinalgPipeline(
+    OpPassManager &pm, const PosEncLoweringOptions &options) {
+  OpPassManager &nested = options.anchor.getValue().empty()
+                              ? pm.nestAny()
+                              : pm.nest(options.anchor.getValue());
+  LinalgLoweringSteps steps;
+  steps.foldFrequencies = options.foldFrequencies;
+  if (options.flashAttention) {
+    steps.attention = options.getTileAttentionOptions();
+    steps.attention->minScores = options.attentionMinScores;
+  }
+  steps.attentionForallToFor = options.attentionForallToFor;
+  steps.cleanup = options.cleanup;
+  addPosEncToLinalgSteps(nested, steps);
 }
 
 void mlir::posenc::buildPosEncToLinalgPipeline(OpPassManager &pm) {

@@ -10,6 +10,7 @@
 #define POSENC_PIPELINES_CPUPIPELINE_H
 
 #include "posenc/Conversion/Passes.h"
+#include "posenc/Pipelines/AttentionOptions.h"
 #include "posenc/Transforms/Passes.h"
 
 #include "mlir/Pass/PassOptions.h"
@@ -20,7 +21,17 @@ namespace posenc {
 
 /// Options of `posenc-cpu-pipeline`. Defaults of options that belong to a
 /// pass come from that pass's generated options (Passes.td).
-struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
+struct CPUPipelineOptions
+    : public AttentionPipelineOptions<CPUPipelineOptions> {
+  /// Defaults of the attention options (AttentionOptions.h):
+  /// posenc-tile-attention's, with the dot-product key loop on 16-lane
+  /// registers (posenc-run passes the host's; HostCPU.h).
+  static PosEncTileAttentionOptions attentionDefaults() {
+    PosEncTileAttentionOptions options;
+    options.vectorWidth = 16;
+    return options;
+  }
+
   PassOptions::Option<int64_t> vectorWidth{
       *this, "vector-width",
       llvm::cl::desc("Elements per vector on the innermost parallel dimension "
@@ -51,40 +62,6 @@ struct CPUPipelineOptions : public PassPipelineOptions<CPUPipelineOptions> {
       llvm::cl::desc("Stream large write-only outputs with non-temporal "
                      "stores (posenc-nontemporal-stores)"),
       llvm::cl::init(true)};
-
-  PassOptions::Option<bool> flashAttention{
-      *this, "flash-attention",
-      llvm::cl::desc("Lower attention to a tiled online-softmax loop nest "
-                     "(posenc-tile-attention); false: the reference "
-                     "decomposition"),
-      llvm::cl::init(true)};
-  PassOptions::Option<int64_t> attentionQueryTile{
-      *this, "attention-query-tile",
-      llvm::cl::desc("Query rows per block (posenc-tile-attention)"),
-      llvm::cl::init(PosEncTileAttentionOptions().queryTile)};
-  PassOptions::Option<int64_t> attentionKeyTile{
-      *this, "attention-key-tile",
-      llvm::cl::desc("Keys per online-softmax step (posenc-tile-attention)"),
-      llvm::cl::init(PosEncTileAttentionOptions().keyTile)};
-  PassOptions::Option<bool> attentionPrerotateKeys{
-      *this, "attention-prerotate-keys",
-      llvm::cl::desc("Rotate K once before the attention loop nest instead "
-                     "of per key tile (posenc-tile-attention)"),
-      llvm::cl::init(false)};
-  PassOptions::Option<int64_t> attentionVectorWidth{
-      *this, "attention-vector-width",
-      llvm::cl::desc("f32 lanes of the host's vector registers, for the "
-                     "dot-product key loop of few-row (decode) attention "
-                     "blocks (posenc-tile-attention vector-width); 0: tile "
-                     "ops"),
-      llvm::cl::init(16)};
-  PassOptions::Option<bool> attentionBF16DotProducts{
-      *this, "attention-bf16-dot-products",
-      llvm::cl::desc("bf16 decode scores as AVX-512 BF16 dot products "
-                     "(posenc-tile-attention bf16-dot-products, lowered with "
-                     "x86vector); the code needs a CPU with avx512bf16 "
-                     "(host default: whether this one has it)"),
-      llvm::cl::init(false)};
 
   PassOptions::Option<int64_t> nontemporalMinBytes{
       *this, "nontemporal-min-bytes",

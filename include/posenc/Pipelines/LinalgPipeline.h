@@ -10,10 +10,12 @@
 #define POSENC_PIPELINES_LINALGPIPELINE_H
 
 #include "posenc/Conversion/Passes.h"
+#include "posenc/Pipelines/AttentionOptions.h"
 #include "posenc/Transforms/Passes.h"
 
 #include "mlir/Pass/PassOptions.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir {
@@ -24,7 +26,24 @@ namespace posenc {
 /// `posenc-to-linalg-pipeline{anchor=... fold-frequencies=... cleanup=...}`
 /// and (mirrored field by field) of the C API.
 struct PosEncLoweringOptions
-    : public PassPipelineOptions<PosEncLoweringOptions> {
+    : public AttentionPipelineOptions<PosEncLoweringOptions> {
+  /// Defaults of the attention options (AttentionOptions.h).
+  /// `flash-attention` is on: through IREE 3.13 the nest (as scf.for, below)
+  /// ran prefill 32/8 heads at S = 2048 in 0.56-0.62x the time of the
+  /// reference decomposition, with no score matrix (docs/integration.md);
+  /// small attentions keep the reference form (attention-min-scores). Tiles
+  /// of 512 x 512, larger than posenc-tile-attention's 64 x 64 (which
+  /// posenc-cpu-pipeline passes): through IREE each step of the key loop is
+  /// a handful of dispatches, and 256-512 tiles were 2-2.4x faster than 64
+  /// at S = 2048. The dot-product key loop (vector ops) is off for hosts.
+  static PosEncTileAttentionOptions attentionDefaults() {
+    PosEncTileAttentionOptions options;
+    options.queryTile = 512;
+    options.keyTile = 512;
+    options.minScores = int64_t{1} << 22;
+    return options;
+  }
+
   /// The operation the passes are nested on, by name. Empty: every
   /// isolated-from-above op directly under the pass manager's op (for hosts
   /// whose functions are not `func.func`, e.g. IREE's `util.func`).
@@ -38,19 +57,6 @@ struct PosEncLoweringOptions
   PassOptions::Option<bool> foldFrequencies{
       *this, "fold-frequencies",
       llvm::cl::desc("Fold static frequency tables before lowering"),
-      llvm::cl::init(true)};
-  /// Lower posenc.attention to the flash-attention loop nest
-  /// (`posenc-tile-attention`) instead of the reference decomposition (an
-  /// Sq x Sk score matrix). On by default: through IREE 3.13 the nest (as
-  /// scf.for, below) ran prefill 32/8 heads at S = 2048 in 0.56-0.62x the
-  /// time of the reference decomposition, with no score matrix
-  /// (docs/integration.md); small attentions keep the reference form
-  /// (attention-min-scores).
-  PassOptions::Option<bool> flashAttention{
-      *this, "flash-attention",
-      llvm::cl::desc("Lower attention to a tiled online-softmax loop nest "
-                     "(posenc-tile-attention); false: the reference "
-                     "decomposition with an Sq x Sk score matrix"),
       llvm::cl::init(true)};
   /// With flash-attention, rewrite the nest's scf.forall into nested
   /// scf.for on tensors (`posenc-forall-to-for`): iree-compile 3.13 crashes
@@ -77,42 +83,7 @@ struct PosEncLoweringOptions
                      "for attention ops with fewer scores (B x Hq x Sq x Sk) "
                      "than this, or a dynamic extent (posenc-tile-attention "
                      "min-scores); 0: fuse every op"),
-      llvm::cl::init(int64_t{1} << 22)};
-  /// Tiles of the nest. The host defaults (512 x 512) are larger than
-  /// posenc-tile-attention's (64 x 64, which posenc-cpu-pipeline passes):
-  /// through IREE each step of the key loop is a handful of dispatches, and
-  /// 256-512 tiles were 2-2.4x faster than 64 at S = 2048.
-  PassOptions::Option<int64_t> attentionQueryTile{
-      *this, "attention-query-tile",
-      llvm::cl::desc("Query rows per block (posenc-tile-attention)"),
-      llvm::cl::init(512)};
-  PassOptions::Option<int64_t> attentionKeyTile{
-      *this, "attention-key-tile",
-      llvm::cl::desc("Keys per online-softmax step (posenc-tile-attention)"),
-      llvm::cl::init(512)};
-  PassOptions::Option<bool> attentionPrerotateKeys{
-      *this, "attention-prerotate-keys",
-      llvm::cl::desc("Rotate K once before the attention loop nest instead "
-                     "of per key tile (posenc-tile-attention)"),
-      llvm::cl::init(false)};
-  /// Lanes of the dot-product key loop of few-row (decode) attention blocks,
-  /// written in vector ops; 0 (hosts): linalg tile ops like other blocks.
-  /// posenc-cpu-pipeline passes its attention-vector-width.
-  PassOptions::Option<int64_t> attentionVectorWidth{
-      *this, "attention-vector-width",
-      llvm::cl::desc("Lanes of the dot-product key loop of few-row "
-                     "attention blocks (posenc-tile-attention vector-width); "
-                     "0: linalg tile ops"),
-      llvm::cl::init(PosEncTileAttentionOptions().vectorWidth)};
-  /// bf16 scores of the dot-product key loop as AVX-512 BF16 dot products
-  /// (x86vector.avx512.dot); posenc-cpu-pipeline passes its
-  /// attention-bf16-dot-products.
-  PassOptions::Option<bool> attentionBF16DotProducts{
-      *this, "attention-bf16-dot-products",
-      llvm::cl::desc("bf16 scores of the dot-product key loop as AVX-512 "
-                     "BF16 dot products (posenc-tile-attention "
-                     "bf16-dot-products; needs avx512bf16)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(attentionDefaults().minScores)};
   /// Run `canonicalize` and `cse` after the lowering.
   PassOptions::Option<bool> cleanup{
       *this, "cleanup",
@@ -128,6 +99,18 @@ struct PosEncLoweringOptions
 void buildPosEncToLinalgPipeline(OpPassManager &pm,
                                  const PosEncLoweringOptions &options);
 void buildPosEncToLinalgPipeline(OpPassManager &pm);
+
+/// The passes posenc-to-linalg-pipeline nests on its anchor, for pipelines
+/// that build them with their own options (posenc-cpu-pipeline).
+struct LinalgLoweringSteps {
+  bool foldFrequencies = true;
+  /// posenc-tile-attention's options; none: the reference lowering.
+  std::optional<PosEncTileAttentionOptions> attention;
+  bool attentionForallToFor = false;
+  bool cleanup = true;
+};
+void addPosEncToLinalgSteps(OpPassManager &nested,
+                            const LinalgLoweringSteps &steps);
 
 /// Registers the textual pipeline `posenc-to-linalg-pipeline`.
 void registerPosEncToLinalgPipeline();
