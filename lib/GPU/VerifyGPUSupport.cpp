@@ -1,7 +1,16 @@
 //===- VerifyGPUSupport.cpp - the posenc-verify-gpu-support pass ----------===//
+//
+// Every posenc.attention that posenc-attention-to-gpu cannot build a kernel
+// for, rejected at the op before anything is lowered: the kernel's shape is
+// chosen here with the same options (AttentionKernelShape.cpp), and the
+// limits it can exceed (threads per block, workgroup memory) are reported
+// with the figures.
+//
+//===----------------------------------------------------------------------===//
+
+#include "AttentionKernel.h"
 
 #include "posenc/GPU/Passes.h"
-#include "posenc/IR/PosEncOps.h"
 
 namespace mlir {
 namespace posenc {
@@ -15,33 +24,21 @@ using namespace mlir::posenc;
 
 namespace {
 
-/// What posenc-attention-to-gpu's kernel needs: static head counts and head
-/// dims (the block's shape), whole channel pairs to rotate.
-LogicalResult verifyAttention(AttentionOp op) {
-  auto q = cast<RankedTensorType>(op.getQuery().getType());
-  auto k = cast<RankedTensorType>(op.getKey().getType());
-  auto v = cast<RankedTensorType>(op.getValue().getType());
-  if (q.isDynamicDim(1) || k.isDynamicDim(1) || q.isDynamicDim(3) ||
-      v.isDynamicDim(3))
-    return op.emitError("the GPU pipeline compiles posenc.attention with "
-                        "static head counts and head dims only");
-  if (RopeAttr rope = op.getRopeAttr();
-      rope &&
-      (rope.getRotaryDim() % 2 || rope.getRotaryDim() > q.getDimSize(3)))
-    return op.emitError("the GPU pipeline rotates whole channel pairs within "
-                        "the head dim (rotary_dim ")
-           << rope.getRotaryDim() << ")";
-  return success();
-}
-
 struct PosEncVerifyGPUSupportPass
     : posenc::impl::PosEncVerifyGPUSupportBase<PosEncVerifyGPUSupportPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    if (threads <= 0 || threads > 1024 || sharedMemory <= 0) {
+      getOperation()->emitError("posenc-verify-gpu-support: threads must be "
+                                "in [1, 1024] and shared-memory positive");
+      return signalPassFailure();
+    }
     bool unsupported = false;
-    getOperation()->walk(
-        [&](AttentionOp op) { unsupported |= failed(verifyAttention(op)); });
+    getOperation()->walk([&](AttentionOp op) {
+      unsupported |= failed(
+          gpu_attention::chooseShape(op, threads, sharedMemory, tensorCores));
+    });
     if (unsupported)
       signalPassFailure();
   }

@@ -161,7 +161,8 @@ void mlir::posenc::buildGPUPipeline(OpPassManager &pm,
                                     const GPUPipelineOptions &options) {
   // Inlined first, so that results land in the caller's destinations.
   pm.addPass(createInlinerPass());
-  pm.addPass(createPosEncVerifyGPUSupport());
+  pm.addPass(
+      createPosEncVerifyGPUSupport(options.getVerifyGPUSupportOptions()));
   // Attention becomes its flash kernel on tensors' buffers first; the
   // elementwise ops (and what attention reads: frequencies, slopes) then
   // take the linalg path.

@@ -15,7 +15,7 @@
 // The pass order: the linalg lowering shared with the CPU, then the GPU
 // tiling, then bufferization, gpu.launch, and upstream's NVVM lowering.
 // PIPELINE: builtin.module(
-// PIPELINE: posenc-verify-gpu-support,
+// PIPELINE: posenc-verify-gpu-support{shared-memory=49152 tensor-cores=true threads=128},
 // PIPELINE: posenc-fold-frequencies,
 // PIPELINE-NEXT: convert-posenc-to-linalg,
 // PIPELINE: posenc-tile-to-gpu{thread-tile=1 threads=256}

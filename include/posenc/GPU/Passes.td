@@ -9,11 +9,26 @@ def PosEncVerifyGPUSupport : Pass<"posenc-verify-gpu-support"> {
   let summary = "Reject posenc ops that the GPU pipeline cannot compile";
   let description = [{
     Fails with an error located at every `posenc.attention` that
-    `posenc-attention-to-gpu` cannot turn into a kernel: dynamic head counts
-    or head dims, an odd or too large `rotary_dim`. `posenc-gpu-pipeline`
-    runs this first, before anything is lowered, so the error names the
-    attention op itself.
+    `posenc-attention-to-gpu` (with the same `threads`, `shared-memory` and
+    `tensor-cores`) cannot build a kernel for, giving the figures: a block
+    that needs more than 1024 threads (many query heads per kv head, or wide
+    value heads: a row's lanes hold at most 32 value channels each), or a Q
+    tile and the smallest key tile over the workgroup memory (wide head
+    dims). `posenc-gpu-pipeline` runs this first, with its attention
+    options, so the error names the attention op before anything is
+    lowered. What the op verifier checks (static head counts and head dims,
+    whole channel pairs to rotate) is not repeated.
   }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"128",
+           "Threads per block aimed at (posenc-attention-to-gpu threads)">,
+    Option<"sharedMemory", "shared-memory", "int64_t", /*default=*/"49152",
+           "Workgroup memory per block, in bytes "
+           "(posenc-attention-to-gpu shared-memory)">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"true",
+           "f16/bf16 attention on tensor cores "
+           "(posenc-attention-to-gpu tensor-cores)">
+  ];
 }
 
 def PosEncAttentionToGPU

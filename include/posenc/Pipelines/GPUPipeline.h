@@ -96,6 +96,17 @@ struct GPUPipelineOptions : public PassPipelineOptions<GPUPipelineOptions> {
     return options;
   }
 
+  /// The options of the pipeline's posenc-verify-gpu-support: those of its
+  /// posenc-attention-to-gpu, whose kernels it checks.
+  PosEncVerifyGPUSupportOptions getVerifyGPUSupportOptions() const {
+    PosEncAttentionToGPUOptions attention = getAttentionToGPUOptions();
+    PosEncVerifyGPUSupportOptions options;
+    options.threads = attention.threads;
+    options.sharedMemory = attention.sharedMemory;
+    options.tensorCores = attention.tensorCores;
+    return options;
+  }
+
   /// The options of the pipeline's posenc-tile-to-gpu.
   PosEncTileToGPUOptions getTileToGPUOptions() const {
     PosEncTileToGPUOptions options;
