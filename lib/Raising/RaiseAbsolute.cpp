@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RaisingDriver.h"
+
 #include "posenc/IR/PosEncNumerics.h"
 #include "posenc/IR/PosEncOps.h"
 #include "posenc/Raising/Match.h"
@@ -19,9 +21,6 @@
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-
-#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cmath>
@@ -589,15 +588,11 @@ struct PosEncRaiseAbsolutePass
     patterns.add<RaiseLearnedAbsolute>(ctx, numLearned);
     patterns.add<RaiseSinusoidalTable, RaiseSinusoidalSlice>(ctx,
                                                              numSinusoidal);
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    if (failed(applyRaisingPatterns(getOperation(), std::move(patterns),
+                                    getArgument(), printStats,
+                                    {{"raised-learned-absolute", numLearned},
+                                     {"raised-sinusoidal", numSinusoidal}})))
       signalPassFailure();
-    if (printStats)
-      llvm::errs() << "posenc-raise-absolute: " << numLearned
-                   << " raised-learned-absolute, " << numSinusoidal
-                   << " raised-sinusoidal\n";
   }
 };
 

@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RaisingDriver.h"
+
 #include "posenc/IR/PosEncNumerics.h"
 #include "posenc/IR/PosEncOps.h"
 #include "posenc/Raising/Match.h"
@@ -18,10 +20,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 
@@ -515,17 +515,13 @@ struct PosEncRaiseAlibiPass
     patterns.add<RaiseAlibiProduct, FoldAlibiKeySlice, EraseDeadCumsum>(ctx,
                                                                         counts);
     patterns.add<EraseDeadCheckedGeneric>(ctx);
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    if (failed(applyRaisingPatterns(
+            getOperation(), std::move(patterns), getArgument(), printStats,
+            {{"raised-alibi", counts.raised},
+             {"raised-slope-configs", counts.configSlopes},
+             {"folded-key-slices", counts.slices},
+             {"erased-scans", counts.scans}})))
       signalPassFailure();
-    if (printStats)
-      llvm::errs() << "posenc-raise-alibi: " << counts.raised
-                   << " raised-alibi, " << counts.configSlopes
-                   << " raised-slope-configs, " << counts.slices
-                   << " folded-key-slices, " << counts.scans
-                   << " erased-scans\n";
   }
 };
 

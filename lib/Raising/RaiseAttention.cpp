@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RaisingDriver.h"
+
 #include "posenc/IR/PosEncOps.h"
 #include "posenc/Raising/Match.h"
 #include "posenc/Raising/Passes.h"
@@ -15,9 +17,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-
-#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <functional>
@@ -669,16 +668,12 @@ struct PosEncRaiseAttentionPass
     RewritePatternSet patterns(&getContext());
     patterns.add<RaiseAttentionChain>(&getContext(), numRaised, numCausal,
                                       numGqa);
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    if (failed(applyRaisingPatterns(getOperation(), std::move(patterns),
+                                    getArgument(), printStats,
+                                    {{"raised-attention", numRaised},
+                                     {"raised-causal-masks", numCausal},
+                                     {"raised-repeat-kv", numGqa}})))
       signalPassFailure();
-    if (printStats)
-      llvm::errs() << "posenc-raise-attention: " << numRaised
-                   << " raised-attention, " << numCausal
-                   << " raised-causal-masks, " << numGqa
-                   << " raised-repeat-kv\n";
   }
 };
 

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RaisingDriver.h"
+
 #include "posenc/IR/PosEncNumerics.h"
 #include "posenc/IR/PosEncOps.h"
 #include "posenc/Raising/Match.h"
@@ -19,11 +21,9 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/Support/DebugLog.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <complex>
@@ -1230,14 +1230,11 @@ struct PosEncRaiseRotaryPass
     patterns.add<RaiseHalves>(ctx, numRaised);
     patterns.add<RaiseComplexProduct>(ctx, numRaised);
     patterns.add<FoldPartialRotary>(ctx, numPartial);
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    if (failed(applyRaisingPatterns(getOperation(), std::move(patterns),
+                                    getArgument(), printStats,
+                                    {{"raised-rotary", numRaised},
+                                     {"raised-partial-rotary", numPartial}})))
       signalPassFailure();
-    if (printStats)
-      llvm::errs() << "posenc-raise-rotary: " << numRaised << " raised-rotary, "
-                   << numPartial << " raised-partial-rotary\n";
   }
 };
 
