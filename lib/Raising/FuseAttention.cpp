@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RaisingDriver.h"
+
 #include "posenc/IR/PosEncOps.h"
 #include "posenc/Raising/Match.h"
 #include "posenc/Raising/Passes.h"
@@ -15,9 +17,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-
-#include "llvm/Support/raw_ostream.h"
 
 #define DEBUG_TYPE "posenc-fuse-attention"
 
@@ -190,14 +189,10 @@ struct PosEncFuseAttentionPass
     RewritePatternSet patterns(&getContext());
     patterns.add<FuseRotaryIntoAttention>(&getContext(), numFused);
     patterns.add<SinkRotaryBelowTranspose>(&getContext());
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    if (failed(raising::applyRaisingPatterns(
+            getOperation(), std::move(patterns), getArgument(), printStats,
+            {{"fused-rotary", numFused}})))
       signalPassFailure();
-    if (printStats)
-      llvm::errs() << "posenc-fuse-attention: " << numFused
-                   << " fused-rotary\n";
   }
 };
 

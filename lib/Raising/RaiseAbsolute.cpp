@@ -8,6 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AbsoluteRaising.h"
+#include "RaisingDriver.h"
+
 #include "posenc/IR/PosEncNumerics.h"
 #include "posenc/IR/PosEncOps.h"
 #include "posenc/Raising/Match.h"
@@ -19,9 +22,6 @@
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-
-#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <cmath>
@@ -43,9 +43,6 @@ namespace {
 
 /// Offsets folded into a row index stay far from i64 wrap-around.
 constexpr int64_t kMaxRowOffset = int64_t(1) << 32;
-
-/// Largest table (elements) compared by value with a sinusoidal encoding.
-constexpr int64_t kMaxSinusoidalElements = int64_t(1) << 22;
 
 /// The importer's embedding gather: an all-parallel generic over `[..., D]`
 /// whose element is `table[pos + rowOffset, d]`, with `pos` the element of
@@ -76,43 +73,28 @@ bool isBoundsCheck(arith::CmpIOp cmp, int64_t rows,
   }
 }
 
-std::optional<Gather> matchGather(Value v) {
-  auto generic = v.getDefiningOp<linalg::GenericOp>();
-  if (!generic || generic.getNumResults() != 1 ||
-      generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !generic.getIndexingMapsArray().back().isIdentity())
-    return std::nullopt;
-  Block *body = generic.getBody();
-  auto extract =
-      body->getTerminator()->getOperand(0).getDefiningOp<tensor::ExtractOp>();
-  if (!extract || extract->getBlock() != body ||
-      extract.getIndices().size() != 2)
-    return std::nullopt;
-  Value table = extract.getTensor();
-  auto tableType = cast<RankedTensorType>(table.getType());
-  if (generic.getRegion().isAncestor(table.getParentRegion()))
-    return std::nullopt;
-  // The column is the last iteration index: a transposed read is no match.
-  auto column = extract.getIndices()[1].getDefiningOp<linalg::IndexOp>();
-  if (!column || column->getBlock() != body ||
-      column.getDim() + 1 != generic.getNumLoops())
-    return std::nullopt;
-
-  // The row: the position through sign-preserving casts and constant
-  // additions; `after` is the offset still to come once a value is reached.
-  BlockArgument pos = body->getArgument(0);
-  DenseMap<Value, int64_t> after;
-  SmallPtrSet<Operation *, 8> allowed = {extract, column};
+/// The row index of a gather's extract read back to its position, through
+/// sign-preserving casts and constant additions.
+struct RowIndex {
   int64_t offset = 0;
-  for (Value row = extract.getIndices()[0];;) {
-    after[row] = offset;
+  /// The ops computing the row from the position.
+  SmallPtrSet<Operation *, 8> ops;
+  /// Each value on the way: the offset still to come once it is reached.
+  DenseMap<Value, int64_t> after;
+};
+
+std::optional<RowIndex> matchRowIndex(Value row, BlockArgument pos) {
+  Block *body = pos.getOwner();
+  RowIndex index;
+  int64_t &offset = index.offset;
+  for (;;) {
+    index.after[row] = offset;
     if (row == pos)
       break;
     Operation *def = row.getDefiningOp();
     if (!def || def->getBlock() != body)
       return std::nullopt;
-    allowed.insert(def);
+    index.ops.insert(def);
     if (auto cast = dyn_cast<arith::IndexCastOp>(def)) {
       if (!cast.getIn().getType().isSignlessInteger())
         return std::nullopt;
@@ -141,22 +123,21 @@ std::optional<Gather> matchGather(Value v) {
     if (std::abs(offset) > kMaxRowOffset)
       return std::nullopt;
   }
+  return index;
+}
 
-  // Only bounds asserts on the final row may remain; posenc.learned_absolute
-  // checks the same bounds itself (verifier when static, cf.assert in its
-  // lowering when dynamic).
-  auto isRow = [&](Value x) {
-    auto it = after.find(x);
-    return it != after.end() && it->second == 0;
-  };
-  int64_t rows = tableType.getDimSize(0);
+/// True when every op of `body` outside `allowed` is a bounds assert on the
+/// final row (`isRow`) of a table of `rows` rows, or a compare that only
+/// such asserts read.
+bool onlyBoundsChecks(Block *body, const SmallPtrSetImpl<Operation *> &allowed,
+                      int64_t rows, function_ref<bool(Value)> isRow) {
   for (Operation &op : body->without_terminator()) {
     if (allowed.contains(&op))
       continue;
     if (auto check = dyn_cast<cf::AssertOp>(op)) {
       auto cmp = check.getArg().getDefiningOp<arith::CmpIOp>();
       if (!cmp || cmp->getBlock() != body || !isBoundsCheck(cmp, rows, isRow))
-        return std::nullopt;
+        return false;
       continue;
     }
     // A compare read only by bounds asserts (checked there).
@@ -164,74 +145,50 @@ std::optional<Gather> matchGather(Value v) {
           return isa<cf::AssertOp>(u);
         }))
       continue;
-    return std::nullopt;
+    return false;
   }
-  return Gather{generic, table, generic.getDpsInputOperand(0), offset};
+  return true;
 }
 
-/// Reshapes between shapes that differ in unit dimensions only: collapse to
-/// the non-unit shape, then expand.
-struct ReshapePlan {
-  SmallVector<int64_t> mid;
-  std::optional<SmallVector<ReassociationIndices>> collapse, expand;
-};
+std::optional<Gather> matchGather(Value v) {
+  auto generic = v.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumResults() != 1 ||
+      generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.getIndexingMapsArray().back().isIdentity())
+    return std::nullopt;
+  Block *body = generic.getBody();
+  auto extract =
+      body->getTerminator()->getOperand(0).getDefiningOp<tensor::ExtractOp>();
+  if (!extract || extract->getBlock() != body ||
+      extract.getIndices().size() != 2)
+    return std::nullopt;
+  Value table = extract.getTensor();
+  auto tableType = cast<RankedTensorType>(table.getType());
+  if (generic.getRegion().isAncestor(table.getParentRegion()))
+    return std::nullopt;
+  // The column is the last iteration index: a transposed read is no match.
+  auto column = extract.getIndices()[1].getDefiningOp<linalg::IndexOp>();
+  if (!column || column->getBlock() != body ||
+      column.getDim() + 1 != generic.getNumLoops())
+    return std::nullopt;
+  std::optional<RowIndex> row =
+      matchRowIndex(extract.getIndices()[0], body->getArgument(0));
+  if (!row)
+    return std::nullopt;
 
-std::optional<ReshapePlan> planReshape(ArrayRef<int64_t> from,
-                                       ArrayRef<int64_t> to) {
-  auto nonUnit = [](ArrayRef<int64_t> shape) {
-    SmallVector<int64_t> r;
-    for (int64_t d : shape)
-      if (d != 1)
-        r.push_back(d);
-    return r;
+  // Only bounds asserts on the final row may remain; posenc.learned_absolute
+  // checks the same bounds itself (verifier when static, cf.assert in its
+  // lowering when dynamic).
+  auto isRow = [&](Value x) {
+    auto it = row->after.find(x);
+    return it != row->after.end() && it->second == 0;
   };
-  ReshapePlan plan;
-  plan.mid = nonUnit(from);
-  if (plan.mid != nonUnit(to) || to.empty())
+  row->ops.insert(extract);
+  row->ops.insert(column);
+  if (!onlyBoundsChecks(body, row->ops, tableType.getDimSize(0), isRow))
     return std::nullopt;
-  // One reshape when one suffices.
-  plan.mid.assign(from.begin(), from.end());
-  if (from == to)
-    return plan;
-  if (from.size() > to.size()) {
-    plan.collapse = getReassociationIndicesForCollapse(from, to);
-    if (plan.collapse) {
-      plan.mid.assign(to.begin(), to.end());
-      return plan;
-    }
-  } else if (from.size() < to.size()) {
-    plan.expand = getReassociationIndicesForCollapse(to, from);
-    if (plan.expand)
-      return plan;
-  }
-  plan.mid = nonUnit(from);
-  // Keep one dimension: rank-0 tensors are no positions or table.
-  if (plan.mid.empty())
-    plan.mid.push_back(1);
-  if (plan.mid != from) {
-    plan.collapse = getReassociationIndicesForCollapse(from, plan.mid);
-    if (!plan.collapse)
-      return std::nullopt;
-  }
-  if (plan.mid != to) {
-    plan.expand = getReassociationIndicesForCollapse(to, plan.mid);
-    if (!plan.expand)
-      return std::nullopt;
-  }
-  return plan;
-}
-
-Value applyReshape(PatternRewriter &rewriter, Location loc, Value v,
-                   const ReshapePlan &plan, ArrayRef<int64_t> to) {
-  Type element = cast<RankedTensorType>(v.getType()).getElementType();
-  if (plan.collapse)
-    v = tensor::CollapseShapeOp::create(
-        rewriter, loc, RankedTensorType::get(plan.mid, element), v,
-        *plan.collapse);
-  if (plan.expand)
-    v = tensor::ExpandShapeOp::create(
-        rewriter, loc, RankedTensorType::get(to, element), v, *plan.expand);
-  return v;
+  return Gather{generic, table, generic.getDpsInputOperand(0), row->offset};
 }
 
 /// A checked `x + table[pos]`, ready to build.
@@ -243,6 +200,30 @@ struct AbsoluteMatch {
   SmallVector<int64_t> positionsShape;
   int64_t offset;
 };
+
+/// The first position when `positions` (read by `tokens` tokens) is an
+/// arange `start + s` for every batch entry: matched as one when not
+/// `batched`, else compared by value. Sets `values` to the positions when
+/// the IR computes them from constants and they were evaluated.
+std::optional<int64_t> arangeStart(Value positions, bool batched,
+                                   int64_t tokens,
+                                   std::optional<SmallVector<double>> &values) {
+  std::optional<int64_t> start;
+  if (!batched)
+    start = matchArange(stripUnitReshapes(positions));
+  if (!start && !ShapedType::isDynamic(tokens)) {
+    values = evaluateConstantTensor(positions, kMaxConstantElements);
+    if (values && !values->empty()) {
+      int64_t n = tokens;
+      bool isArange = int64_t(values->size()) % n == 0;
+      for (int64_t i = 0; isArange && i < int64_t(values->size()); ++i)
+        isArange = (*values)[i] == (*values)[0] + double(i % n);
+      if (isArange && std::abs((*values)[0]) <= double(kMaxRowOffset))
+        start = int64_t((*values)[0]);
+    }
+  }
+  return start;
+}
 
 /// `gather` as read by an add of result shape `shape` through `map`, in the
 /// terms of posenc.learned_absolute.
@@ -294,20 +275,8 @@ std::optional<AbsoluteMatch> matchPositions(Value input, const Gather &gather,
   // becomes the implicit `offset + s`; others are checked against the table
   // now, because the verifier rejects out-of-table constants.
   std::optional<SmallVector<double>> values;
-  std::optional<int64_t> start;
-  if (!batched)
-    start = matchArange(stripUnitReshapes(positions));
-  if (!start && !ShapedType::isDynamic(shape[token])) {
-    values = evaluateConstantTensor(positions, kMaxConstantElements);
-    if (values && !values->empty()) {
-      int64_t n = shape[token];
-      bool isArange = int64_t(values->size()) % n == 0;
-      for (int64_t i = 0; isArange && i < int64_t(values->size()); ++i)
-        isArange = (*values)[i] == (*values)[0] + double(i % n);
-      if (isArange && std::abs((*values)[0]) <= double(kMaxRowOffset))
-        start = int64_t((*values)[0]);
-    }
-  }
+  std::optional<int64_t> start =
+      arangeStart(positions, batched, shape[token], values);
   if (start) {
     m.offset += *start;
     if (m.offset < 0 || ShapedType::isDynamic(shape[token]) ||
@@ -391,193 +360,6 @@ struct RaiseLearnedAbsolute : OpRewritePattern<linalg::GenericOp> {
   int64_t &count;
 };
 
-/// The sinusoidal encoding a table `[P, d]` holds, by value.
-struct SinusoidalForm {
-  SinusoidalLayout layout;
-  double base;
-};
-
-/// True when `values` (`[rows, dim]`, row `r` at position `r`) equal the
-/// table of `layout` and `base` up to the rounding of an f32 (or narrower)
-/// computation of it: the importer's angles carry the rounding of `p * inv`
-/// and of `inv` itself.
-bool equalsSinusoidal(ArrayRef<double> values, int64_t rows, int64_t dim,
-                      SinusoidalLayout layout, double base, double unit) {
-  SinusoidalColumns cols = sinusoidalColumns(dim, base, layout);
-  for (int64_t c = 0; c < dim; ++c) {
-    double inv = cols.invFreq[c];
-    double slope = 2.0 + (inv > 0 ? std::abs(std::log(inv)) : 0.0);
-    for (int64_t r = 0; r < rows; ++r) {
-      double angle = double(r) * inv;
-      double ref = cols.kind[c] == SinusoidalColumn::Sin   ? std::sin(angle)
-                   : cols.kind[c] == SinusoidalColumn::Cos ? std::cos(angle)
-                                                           : 0.0;
-      double tolerance = 4.0 * unit * (1.0 + angle * slope);
-      if (!(std::abs(values[r * dim + c] - ref) <= tolerance))
-        return false;
-    }
-  }
-  return true;
-}
-
-/// `table` (non-unit shape `[P, d]`) as a sinusoidal encoding, when the IR
-/// computes it from constants and its values are one: base 10000 or the base
-/// that row 1 implies, rounded to an integer.
-std::optional<SinusoidalForm> matchSinusoidalTable(Value table) {
-  auto type = cast<RankedTensorType>(table.getType());
-  SmallVector<int64_t> shape = nonUnitShape(table);
-  if (!type.hasStaticShape() || shape.size() != 2 || shape[0] < 2 ||
-      shape[1] < 2)
-    return std::nullopt;
-  double unit;
-  Type element = type.getElementType();
-  if (element.isF32())
-    unit = 0x1p-24;
-  else if (element.isF16())
-    unit = 0x1p-11;
-  else if (element.isBF16())
-    unit = 0x1p-8;
-  else
-    return std::nullopt;
-  int64_t rows = shape[0], dim = shape[1];
-  // rows * dim may overflow (a splat of 2^32 x 2^32): divided instead.
-  if (dim > kMaxConstantElements || rows > kMaxSinusoidalElements / dim)
-    return std::nullopt;
-  std::optional<SmallVector<double>> values =
-      evaluateConstantTensor(table, kMaxSinusoidalElements);
-  if (!values)
-    return std::nullopt;
-  for (SinusoidalLayout layout :
-       {SinusoidalLayout::interleaved, SinusoidalLayout::concatenated}) {
-    // Row 1 holds sin(inv[c]) with inv[c] <= 1: inv of the second frequency
-    // gives the base.
-    int64_t n = dim / 2;
-    int64_t column = layout == SinusoidalLayout::interleaved ? 2 : 1;
-    double exponent = layout == SinusoidalLayout::interleaved
-                          ? double(dim) / 2.0
-                          : double(std::max<int64_t>(n - 1, 1));
-    SmallVector<double> bases{10000.0};
-    if (column < dim && (layout == SinusoidalLayout::interleaved || n >= 2)) {
-      double s = (*values)[dim + column];
-      if (s > 0 && s < 1) {
-        double base = std::round(std::pow(std::asin(s), -exponent));
-        if (std::isfinite(base) && base > 1 && base != 10000.0)
-          bases.push_back(base);
-      }
-    }
-    for (double base : bases)
-      if (equalsSinusoidal(*values, rows, dim, layout, base, unit))
-        return SinusoidalForm{layout, base};
-  }
-  return std::nullopt;
-}
-
-SinusoidalOp buildSinusoidal(PatternRewriter &rewriter, Location loc,
-                             RankedTensorType type, const SinusoidalForm &form,
-                             int64_t offset) {
-  Value offsetValue;
-  if (offset != 0)
-    offsetValue = arith::ConstantIndexOp::create(rewriter, loc, offset);
-  return SinusoidalOp::create(
-      rewriter, loc, type, Value(), offsetValue,
-      SinusoidalLayoutAttr::get(rewriter.getContext(), form.layout),
-      rewriter.getF64FloatAttr(form.base));
-}
-
-/// The table of a raised learned embedding is a sinusoidal encoding.
-struct RaiseSinusoidalTable : OpRewritePattern<LearnedAbsoluteOp> {
-  RaiseSinusoidalTable(MLIRContext *ctx, int64_t &count)
-      : OpRewritePattern(ctx), count(count) {}
-
-  LogicalResult matchAndRewrite(LearnedAbsoluteOp op,
-                                PatternRewriter &rewriter) const override {
-    Value table = op.getTable();
-    if (table.getDefiningOp<SinusoidalOp>())
-      return failure();
-    std::optional<SinusoidalForm> form = matchSinusoidalTable(table);
-    if (!form)
-      return rewriter.notifyMatchFailure(op, "table is not sinusoidal");
-    SinusoidalOp raised = buildSinusoidal(rewriter, op.getLoc(),
-                                          op.getTable().getType(), *form, 0);
-    rewriter.modifyOpInPlace(
-        op, [&] { op.getTableMutable().assign(raised.getResult()); });
-    ++count;
-    return success();
-  }
-
-  int64_t &count;
-};
-
-/// True when every use of `v`, through unit reshapes, adds it.
-bool isAdded(Value v) {
-  if (v.use_empty())
-    return false;
-  for (Operation *user : v.getUsers()) {
-    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user)) {
-      if (stripUnitReshapes(user->getResult(0)) != stripUnitReshapes(v) ||
-          !isAdded(user->getResult(0)))
-        return false;
-      continue;
-    }
-    auto add = matchElementwise<arith::AddFOp>(
-        user->getNumResults() == 1 ? user->getResult(0) : Value());
-    if (!add || !llvm::is_contained(add->generic.getDpsInputs(), v))
-      return false;
-  }
-  return true;
-}
-
-/// `table[k : k + S]` of a sinusoidal table `[P, d]`, added to embeddings.
-struct RaiseSinusoidalSlice : OpRewritePattern<tensor::ExtractSliceOp> {
-  RaiseSinusoidalSlice(MLIRContext *ctx, int64_t &count)
-      : OpRewritePattern(ctx), count(count) {}
-
-  LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
-                                PatternRewriter &rewriter) const override {
-    RankedTensorType sourceType = op.getSourceType();
-    if (!op.hasUnitStride() || !sourceType.hasStaticShape() ||
-        !op.getResultType().hasStaticShape() ||
-        op.getSource().getDefiningOp<SinusoidalOp>())
-      return failure();
-    // The non-unit source axes are the rows and the columns; the slice
-    // takes rows [k, k + S) and every column.
-    SmallVector<int64_t> axes;
-    for (auto [i, size] : llvm::enumerate(sourceType.getShape()))
-      if (size != 1)
-        axes.push_back(i);
-    if (axes.size() != 2)
-      return failure();
-    ArrayRef<int64_t> offsets = op.getStaticOffsets();
-    ArrayRef<int64_t> sizes = op.getStaticSizes();
-    if (llvm::any_of(offsets, ShapedType::isDynamic) ||
-        llvm::any_of(sizes, ShapedType::isDynamic))
-      return failure();
-    for (auto [i, size] : llvm::enumerate(sourceType.getShape()))
-      if (int64_t(i) != axes[0] && (offsets[i] != 0 || sizes[i] != size))
-        return failure();
-    int64_t start = offsets[axes[0]], length = sizes[axes[0]];
-    int64_t dim = sourceType.getDimSize(axes[1]);
-    if (length == 0 || !isAdded(op.getResult()))
-      return rewriter.notifyMatchFailure(op, "not rows added to embeddings");
-    auto type =
-        RankedTensorType::get({length, dim}, sourceType.getElementType());
-    std::optional<ReshapePlan> plan =
-        planReshape(type.getShape(), op.getResultType().getShape());
-    if (!plan)
-      return failure();
-    std::optional<SinusoidalForm> form = matchSinusoidalTable(op.getSource());
-    if (!form)
-      return rewriter.notifyMatchFailure(op, "table is not sinusoidal");
-    Value raised = buildSinusoidal(rewriter, op.getLoc(), type, *form, start);
-    rewriter.replaceOp(op, applyReshape(rewriter, op.getLoc(), raised, *plan,
-                                        op.getResultType().getShape()));
-    ++count;
-    return success();
-  }
-
-  int64_t &count;
-};
-
 struct PosEncRaiseAbsolutePass
     : posenc::impl::PosEncRaiseAbsoluteBase<PosEncRaiseAbsolutePass> {
   using Base::Base;
@@ -587,18 +369,71 @@ struct PosEncRaiseAbsolutePass
     int64_t numLearned = 0, numSinusoidal = 0;
     RewritePatternSet patterns(ctx);
     patterns.add<RaiseLearnedAbsolute>(ctx, numLearned);
-    patterns.add<RaiseSinusoidalTable, RaiseSinusoidalSlice>(ctx,
-                                                             numSinusoidal);
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    populateSinusoidalPatterns(patterns, numSinusoidal);
+    if (failed(applyRaisingPatterns(getOperation(), std::move(patterns),
+                                    getArgument(), printStats,
+                                    {{"raised-learned-absolute", numLearned},
+                                     {"raised-sinusoidal", numSinusoidal}})))
       signalPassFailure();
-    if (printStats)
-      llvm::errs() << "posenc-raise-absolute: " << numLearned
-                   << " raised-learned-absolute, " << numSinusoidal
-                   << " raised-sinusoidal\n";
   }
 };
 
 } // namespace
+
+std::optional<ReshapePlan> raising::planReshape(ArrayRef<int64_t> from,
+                                                ArrayRef<int64_t> to) {
+  auto nonUnit = [](ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> r;
+    for (int64_t d : shape)
+      if (d != 1)
+        r.push_back(d);
+    return r;
+  };
+  ReshapePlan plan;
+  plan.mid = nonUnit(from);
+  if (plan.mid != nonUnit(to) || to.empty())
+    return std::nullopt;
+  // One reshape when one suffices.
+  plan.mid.assign(from.begin(), from.end());
+  if (from == to)
+    return plan;
+  if (from.size() > to.size()) {
+    plan.collapse = getReassociationIndicesForCollapse(from, to);
+    if (plan.collapse) {
+      plan.mid.assign(to.begin(), to.end());
+      return plan;
+    }
+  } else if (from.size() < to.size()) {
+    plan.expand = getReassociationIndicesForCollapse(to, from);
+    if (plan.expand)
+      return plan;
+  }
+  plan.mid = nonUnit(from);
+  // Keep one dimension: rank-0 tensors are no positions or table.
+  if (plan.mid.empty())
+    plan.mid.push_back(1);
+  if (plan.mid != from) {
+    plan.collapse = getReassociationIndicesForCollapse(from, plan.mid);
+    if (!plan.collapse)
+      return std::nullopt;
+  }
+  if (plan.mid != to) {
+    plan.expand = getReassociationIndicesForCollapse(to, plan.mid);
+    if (!plan.expand)
+      return std::nullopt;
+  }
+  return plan;
+}
+
+Value raising::applyReshape(PatternRewriter &rewriter, Location loc, Value v,
+                            const ReshapePlan &plan, ArrayRef<int64_t> to) {
+  Type element = cast<RankedTensorType>(v.getType()).getElementType();
+  if (plan.collapse)
+    v = tensor::CollapseShapeOp::create(
+        rewriter, loc, RankedTensorType::get(plan.mid, element), v,
+        *plan.collapse);
+  if (plan.expand)
+    v = tensor::ExpandShapeOp::create(
+        rewriter, loc, RankedTensorType::get(to, element), v, *plan.expand);
+  return v;
+}

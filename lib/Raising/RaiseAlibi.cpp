@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RaisingDriver.h"
+
 #include "posenc/IR/PosEncNumerics.h"
 #include "posenc/IR/PosEncOps.h"
 #include "posenc/Raising/Match.h"
@@ -18,10 +20,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include "llvm/Support/MathExtras.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 
@@ -226,6 +226,104 @@ std::optional<BiasAxes> matchAxes(ArrayRef<int64_t> shape, unsigned head,
   return axes;
 }
 
+/// The extents of a bias along its axes (1 for an absent axis).
+struct BiasExtents {
+  int64_t batch, heads, sq, sk;
+};
+
+/// `slopes` made positive, flipping `sign` for a negative ladder: a negative
+/// slope ladder times negated positions is the same product; exact, as f32
+/// negation is. Nullopt unless every slope is then positive and finite.
+std::optional<SmallVector<double>> positiveSlopes(ArrayRef<double> slopes,
+                                                  double &sign) {
+  SmallVector<double> slopeList(slopes);
+  if (llvm::all_of(slopeList, [](double s) { return s < 0.0; })) {
+    for (double &s : slopeList)
+      s = -s;
+    sign = -sign;
+  }
+  if (!llvm::all_of(slopeList,
+                    [](double s) { return s > 0.0 && std::isfinite(s); }))
+    return std::nullopt;
+  return slopeList;
+}
+
+/// The positions `sign * pos[i][j]` of a bias, read from `posValues` (the
+/// positions operand of type `posType`, read through `posMap` in a bias of
+/// rank `rank`); nullopt unless they are integers exact in f32 and the same
+/// for every batch entry.
+std::optional<SmallVector<SmallVector<int64_t>>>
+positionGrid(ArrayRef<double> posValues, RankedTensorType posType,
+             AffineMap posMap, const BiasAxes &axes, int64_t rank,
+             const BiasExtents &extents, double sign) {
+  SmallVector<int64_t> point(rank, 0);
+  auto posAt = [&](int64_t b, int64_t i, int64_t j) -> double {
+    if (axes.batch)
+      point[*axes.batch] = b;
+    if (axes.query)
+      point[*axes.query] = i;
+    point[axes.key] = j;
+    SmallVector<int64_t> at = posMap.compose(point);
+    int64_t offset = 0;
+    for (auto [x, size] : llvm::zip_equal(at, posType.getShape()))
+      offset = offset * size + x;
+    return posValues[offset];
+  };
+  int64_t sq = extents.sq, sk = extents.sk;
+  SmallVector<SmallVector<int64_t>> pos(sq, SmallVector<int64_t>(sk));
+  for (int64_t i = 0; i < sq; ++i) {
+    for (int64_t j = 0; j < sk; ++j) {
+      double p = posAt(0, i, j);
+      // Integer positions, exactly representable in f32 (as sitofp of
+      // them is in the bias and in posenc.alibi alike).
+      if (p != std::trunc(p) || std::abs(p) > double(1 << 24))
+        return std::nullopt;
+      for (int64_t b = 1; b < extents.batch; ++b)
+        if (posAt(b, i, j) != p)
+          return std::nullopt;
+      pos[i][j] = int64_t(sign * p);
+    }
+  }
+  return pos;
+}
+
+/// The form of a bias with positions `pos[i][j]` (`[Sq, Sk]`) and the
+/// query and key positions that give it.
+struct BiasForm {
+  AlibiForm form;
+  SmallVector<int64_t> qPos, kPos;
+};
+
+/// `pos` as key_linear positions `c + j` on every row, or as symmetric
+/// `-|i + a - j|`.
+std::optional<BiasForm> classifyPositions(ArrayRef<SmallVector<int64_t>> pos) {
+  int64_t sq = pos.size(), sk = pos.front().size();
+  // key_linear: `slope * (c + j)` on every row.
+  BiasForm bias{AlibiForm::key_linear, {}, SmallVector<int64_t>(pos.front())};
+  SmallVector<int64_t> &kPos = bias.kPos;
+  bool rowsEqual = llvm::all_equal(pos);
+  if (rowsEqual && isArangeFrom(kPos, kPos.front()))
+    return bias;
+  // symmetric: `-slope * |i + a - j|`.
+  bias.form = AlibiForm::symmetric;
+  std::optional<int64_t> shift;
+  for (int64_t a : {-pos[0][0], pos[0][0]}) {
+    bool ok = true;
+    for (int64_t i = 0; i < sq && ok; ++i)
+      for (int64_t j = 0; j < sk && ok; ++j)
+        ok = pos[i][j] == -std::abs(i + a - j);
+    if (ok) {
+      shift = a;
+      break;
+    }
+  }
+  if (!shift)
+    return std::nullopt;
+  bias.qPos = llvm::to_vector(llvm::seq<int64_t>(*shift, *shift + sq));
+  bias.kPos = llvm::to_vector(llvm::seq<int64_t>(0, sk));
+  return bias;
+}
+
 /// `slope[h] * float(pos)` over `[B?, H, Sq?, Sk]` (unit dimensions
 /// anywhere) with slopes and positions computed from constants.
 struct RaiseAlibiProduct : OpRewritePattern<linalg::GenericOp> {
@@ -272,18 +370,18 @@ struct RaiseAlibiProduct : OpRewritePattern<linalg::GenericOp> {
         matchAxes(shape, slopeDims->front(), *posDims);
     if (!axes)
       return failure();
-    int64_t batch = axes->batch ? shape[*axes->batch] : 1;
-    int64_t heads = shape[axes->head];
-    int64_t sq = axes->query ? shape[*axes->query] : 1;
-    int64_t sk = shape[axes->key];
+    BiasExtents extents{
+        axes->batch ? shape[*axes->batch] : 1, shape[axes->head],
+        axes->query ? shape[*axes->query] : 1, shape[axes->key]};
     // Every (batch, query, key) point is visited below: empty biases are left
     // alone, and so are those beyond the evaluator's limit (2^24 points, e.g.
     // 2048 x 2048 keys in 4 batch entries) or with more heads; in double, as
     // sizes such as 2^32 x 2^32 overflow int64_t.
     constexpr double kMaxPoints = double(int64_t(1) << 24);
-    double points = double(batch) * double(sq) * double(sk);
-    if (points == 0.0 || heads == 0 || points > kMaxPoints ||
-        double(heads) > kMaxPoints)
+    double points =
+        double(extents.batch) * double(extents.sq) * double(extents.sk);
+    if (points == 0.0 || extents.heads == 0 || points > kMaxPoints ||
+        double(extents.heads) > kMaxPoints)
       return failure();
 
     // Evaluation is capped at each factor's own size, so that activations
@@ -296,73 +394,30 @@ struct RaiseAlibiProduct : OpRewritePattern<linalg::GenericOp> {
         evaluateConstantTensor(posInput, posType.getNumElements());
     if (!posValues)
       return failure();
-    // A negative slope ladder times negated positions is the same product;
-    // exact, as f32 negation is.
-    SmallVector<double> slopeList(*slopeValues);
     double sign = negated ? -1.0 : 1.0;
-    if (llvm::all_of(slopeList, [](double s) { return s < 0.0; })) {
-      for (double &s : slopeList)
-        s = -s;
-      sign = -sign;
-    }
-    if (!llvm::all_of(slopeList,
-                      [](double s) { return s > 0.0 && std::isfinite(s); }))
+    std::optional<SmallVector<double>> slopeList =
+        positiveSlopes(*slopeValues, sign);
+    if (!slopeList)
       return failure();
-
     // pos[i][j], the same for every batch entry.
-    SmallVector<int64_t> point(shape.size(), 0);
-    auto posAt = [&](int64_t b, int64_t i, int64_t j) -> double {
-      if (axes->batch)
-        point[*axes->batch] = b;
-      if (axes->query)
-        point[*axes->query] = i;
-      point[axes->key] = j;
-      SmallVector<int64_t> at = posMap.compose(point);
-      int64_t offset = 0;
-      for (auto [x, size] : llvm::zip_equal(at, posType.getShape()))
-        offset = offset * size + x;
-      return (*posValues)[offset];
-    };
-    SmallVector<SmallVector<int64_t>> pos(sq, SmallVector<int64_t>(sk));
-    for (int64_t i = 0; i < sq; ++i) {
-      for (int64_t j = 0; j < sk; ++j) {
-        double p = posAt(0, i, j);
-        // Integer positions, exactly representable in f32 (as sitofp of
-        // them is in the bias and in posenc.alibi alike).
-        if (p != std::trunc(p) || std::abs(p) > double(1 << 24))
-          return failure();
-        for (int64_t b = 1; b < batch; ++b)
-          if (posAt(b, i, j) != p)
-            return failure();
-        pos[i][j] = int64_t(sign * p);
-      }
-    }
+    std::optional<SmallVector<SmallVector<int64_t>>> pos = positionGrid(
+        *posValues, posType, posMap, *axes, shape.size(), extents, sign);
+    if (!pos)
+      return failure();
+    std::optional<BiasForm> form = classifyPositions(*pos);
+    if (!form)
+      return failure();
+    replaceWithAlibi(generic, *slopeList, extents, *form, rewriter);
+    return success();
+  }
 
-    // key_linear: `slope * (c + j)` on every row.
-    AlibiForm form = AlibiForm::key_linear;
-    SmallVector<int64_t> qPos, kPos(pos.front());
-    bool rowsEqual = llvm::all_equal(pos);
-    if (!rowsEqual || !isArangeFrom(kPos, kPos.front())) {
-      // symmetric: `-slope * |i + a - j|`.
-      form = AlibiForm::symmetric;
-      std::optional<int64_t> shift;
-      for (int64_t a : {-pos[0][0], pos[0][0]}) {
-        bool ok = true;
-        for (int64_t i = 0; i < sq && ok; ++i)
-          for (int64_t j = 0; j < sk && ok; ++j)
-            ok = pos[i][j] == -std::abs(i + a - j);
-        if (ok) {
-          shift = a;
-          break;
-        }
-      }
-      if (!shift)
-        return failure();
-      qPos = llvm::to_vector(llvm::seq<int64_t>(*shift, *shift + sq));
-      kPos = llvm::to_vector(llvm::seq<int64_t>(0, sk));
-    }
-
+  /// Replaces `generic` (the bias) by the posenc.alibi of `slopeList` and
+  /// `bias`.
+  void replaceWithAlibi(linalg::GenericOp generic, ArrayRef<double> slopeList,
+                        const BiasExtents &extents, const BiasForm &bias,
+                        PatternRewriter &rewriter) const {
     Location loc = generic.getLoc();
+    int64_t heads = extents.heads;
     AlibiSlopesAttr config;
     Value slopeTensor;
     if (std::optional<double> maxBias = matchSlopeConfig(slopeList)) {
@@ -376,15 +431,15 @@ struct RaiseAlibiProduct : OpRewritePattern<linalg::GenericOp> {
           rewriter, loc, DenseFPElementsAttr::get(slopesType, values));
     }
     SmallVector<int64_t> alibiShape;
-    if (batch != 1)
-      alibiShape.push_back(batch);
-    alibiShape.append({heads, sq, sk});
+    if (extents.batch != 1)
+      alibiShape.push_back(extents.batch);
+    alibiShape.append({heads, extents.sq, extents.sk});
     auto alibiType = RankedTensorType::get(alibiShape, rewriter.getF32Type());
     AlibiOp alibi = createAlibi(rewriter, loc, alibiType, config, slopeTensor,
-                                form, qPos, kPos);
+                                bias.form, bias.qPos, bias.kPos);
+    auto type = cast<RankedTensorType>(generic.getResult(0).getType());
     rewriter.replaceOp(generic, reshapeUnitDims(rewriter, loc, alibi, type));
     ++counts.raised;
-    return success();
   }
 
   Counts &counts;
@@ -515,17 +570,13 @@ struct PosEncRaiseAlibiPass
     patterns.add<RaiseAlibiProduct, FoldAlibiKeySlice, EraseDeadCumsum>(ctx,
                                                                         counts);
     patterns.add<EraseDeadCheckedGeneric>(ctx);
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    if (failed(applyRaisingPatterns(
+            getOperation(), std::move(patterns), getArgument(), printStats,
+            {{"raised-alibi", counts.raised},
+             {"raised-slope-configs", counts.configSlopes},
+             {"folded-key-slices", counts.slices},
+             {"erased-scans", counts.scans}})))
       signalPassFailure();
-    if (printStats)
-      llvm::errs() << "posenc-raise-alibi: " << counts.raised
-                   << " raised-alibi, " << counts.configSlopes
-                   << " raised-slope-configs, " << counts.slices
-                   << " folded-key-slices, " << counts.scans
-                   << " erased-scans\n";
   }
 };
 

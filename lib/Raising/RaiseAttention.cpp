@@ -6,18 +6,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionSoftmax.h"
+#include "RaisingDriver.h"
+
 #include "posenc/IR/PosEncOps.h"
 #include "posenc/Raising/Match.h"
 #include "posenc/Raising/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-
-#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <functional>
@@ -151,125 +150,6 @@ linalg::BatchMatmulOp matchPlainBatchMatmul(Value v) {
   if (!zero || *zero != 0.0)
     return nullptr;
   return bmm;
-}
-
-/// A reduction over the last of 4 loops into `[B, H, Sq, 1]` or
-/// `[B, H, Sq]`, reading `input` through the identity map; result `result`
-/// of the generic yields `Combine(in, out)` from an init filled with `init`.
-template <typename Combine>
-bool isRowReduction(Value v, Value input, double init) {
-  auto generic = v.getDefiningOp<linalg::GenericOp>();
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getDpsInputs()[0] != input || generic.getNumLoops() != 4 ||
-      generic.getNumReductionLoops() != 1 ||
-      generic.getIteratorTypesArray()[3] != utils::IteratorType::reduction ||
-      !generic.getIndexingMapsArray()[0].isIdentity())
-    return false;
-  unsigned r = cast<OpResult>(v).getResultNumber();
-  OpOperand *initOperand = generic.getDpsInitOperand(r);
-  auto fill = initOperand->get().getDefiningOp<linalg::FillOp>();
-  std::optional<double> fillValue =
-      fill ? getConstantFloat(fill.getInputs()[0]) : std::nullopt;
-  if (!fillValue || *fillValue != init)
-    return false;
-  AffineMap outMap = generic.getMatchingIndexingMap(initOperand);
-  auto outDims = nonUnitDims(outMap, cast<ShapedType>(v.getType()));
-  auto inType = cast<ShapedType>(input.getType());
-  SmallVector<unsigned> expected;
-  for (unsigned d = 0; d < 3; ++d)
-    if (inType.getDimSize(d) != 1)
-      expected.push_back(d);
-  if (!outDims || *outDims != expected)
-    return false;
-  Block *body = generic.getBody();
-  Value yielded = body->getTerminator()->getOperand(r);
-  auto combine = yielded.getDefiningOp<Combine>();
-  if (!combine)
-    return false;
-  Value in = body->getArgument(0);
-  Value out = body->getArgument(generic.getNumDpsInputs() + r);
-  return (combine->getOperand(0) == in && combine->getOperand(1) == out) ||
-         (combine->getOperand(0) == out && combine->getOperand(1) == in);
-}
-
-/// `x op rowValue`, with `rowValue` read as `[B, H, Sq, 1]` broadcast along
-/// the keys; returns `x` and the row value's tensor.
-template <typename OpTy>
-std::optional<std::pair<Value, Value>> matchRowBroadcast(Value v) {
-  auto e = matchElementwise<OpTy>(v);
-  if (!e || !e->isIdentityInput(0) || !e->getInput(1))
-    return std::nullopt;
-  auto dims = nonUnitDims(e->getMap(1),
-                          cast<ShapedType>(e->getInput(1)->get().getType()));
-  if (!dims || llvm::is_contained(*dims, 3u))
-    return std::nullopt;
-  return std::make_pair(e->getInput(0)->get(), e->getInput(1)->get());
-}
-
-/// `softmax(x)` over the last axis: max, subtract, exp, sum, divide.
-Value matchSoftmax(Value p) {
-  auto div = matchRowBroadcast<arith::DivFOp>(p);
-  if (!div)
-    return Value();
-  auto [e, sum] = *div;
-  auto exp = matchElementwise<math::ExpOp>(e);
-  if (!exp || !exp->isIdentityInput(0))
-    return Value();
-  if (!isRowReduction<arith::AddFOp>(stripUnitReshapes(sum), e, 0.0))
-    return Value();
-  auto sub = matchRowBroadcast<arith::SubFOp>(exp->getInput(0)->get());
-  if (!sub)
-    return Value();
-  auto [x, max] = *sub;
-  if (!isRowReduction<arith::MaximumFOp>(stripUnitReshapes(max), x, -INFINITY))
-    return Value();
-  return x;
-}
-
-/// gpt-oss's attention sinks: `softmax(concat(logits, sink)[..., :Sk])`
-/// where the sink column broadcasts `sinks[h]` over batch and queries (HF
-/// subtracts the row max first, which softmax cancels). Returns the logits
-/// and sets `sinks` to the `[Hq]` tensor.
-Value matchSinkSoftmax(Value probs, Value &sinks) {
-  std::optional<LastDimSlice> kept = matchLastDimSlice(probs);
-  if (!kept || kept->offset != 0)
-    return Value();
-  Value combined = matchSoftmax(kept->source);
-  if (!combined)
-    return Value();
-  if (auto sub = matchRowBroadcast<arith::SubFOp>(combined);
-      sub && isRowReduction<arith::MaximumFOp>(stripUnitReshapes(sub->second),
-                                               sub->first, -INFINITY))
-    combined = sub->first;
-  std::optional<SmallVector<Value>> pieces = matchLastDimConcat(combined);
-  if (!pieces || pieces->size() != 2)
-    return Value();
-  Value logits = (*pieces)[0], column = (*pieces)[1];
-  auto logitsType = cast<RankedTensorType>(logits.getType());
-  auto columnType = cast<RankedTensorType>(column.getType());
-  if (logitsType.getRank() != 4 || columnType.getDimSize(3) != 1 ||
-      logitsType.getDimSize(3) != kept->size)
-    return Value();
-  // The column copies a per-head value: read through the head axis only.
-  auto copy = column.getDefiningOp<linalg::GenericOp>();
-  if (!copy || copy.getNumDpsInputs() != 1 || copy.getNumResults() != 1 ||
-      !copy.getBody()->without_terminator().empty() ||
-      copy.getBody()->getTerminator()->getOperand(0) !=
-          copy.getBody()->getArgument(0))
-    return Value();
-  Value source = copy.getDpsInputs()[0];
-  auto dims = nonUnitDims(copy.getIndexingMapsArray()[0],
-                          cast<ShapedType>(source.getType()));
-  if (!dims || *dims != SmallVector<unsigned>{1} ||
-      !copy.getIndexingMapsArray()[1].isIdentity())
-    return Value();
-  Value table = stripUnitReshapes(source);
-  auto tableType = dyn_cast<RankedTensorType>(table.getType());
-  if (!tableType || tableType.getRank() != 1 ||
-      !tableType.getElementType().isF32())
-    return Value();
-  sinks = table;
-  return logits;
 }
 
 /// What the logits add to the scaled scores.
@@ -440,61 +320,49 @@ std::optional<KvSource> matchKey(Value kT, double &scale) {
   return std::nullopt;
 }
 
-/// SDPA's decomposition zeroes the probabilities of fully masked rows:
-/// `select(rowAll(logits == -inf), 0, p)`. posenc.attention gives those rows
-/// 0 already; returns `p`.
-Value stripMaskedRowGuard(Value v, Value &logitsOut) {
-  auto select = matchElementwise<arith::SelectOp>(v);
-  if (!select || !select->getInput(0) || !select->isIdentityInput(2))
-    return Value();
-  std::optional<double> zero =
-      select->getScalar(1)
-          ? getConstantFloat(select->getScalar(1))
-          : (select->getInput(1) ? getConstantFloat(select->getInput(1)->get())
-                                 : std::nullopt);
-  auto condDims =
-      nonUnitDims(select->getMap(0),
-                  cast<ShapedType>(select->getInput(0)->get().getType()));
-  if (!zero || *zero != 0.0 || !condDims || llvm::is_contained(*condDims, 3u))
-    return Value();
-  // The condition: an and-reduction over keys (init true) of
-  // `logits == -inf` (compared in f32 or after extf to f64).
-  auto all = select->getInput(0)->get().getDefiningOp<linalg::GenericOp>();
-  if (!all || all.getNumDpsInputs() != 1 || all.getNumReductionLoops() != 1 ||
-      all.getNumLoops() != 4 ||
-      all.getIteratorTypesArray()[3] != utils::IteratorType::reduction)
-    return Value();
-  auto fill = all.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
-  APInt init;
-  if (!fill || !matchPattern(fill.getInputs()[0], m_ConstantInt(&init)) ||
-      init.isZero())
-    return Value();
-  Block *body = all.getBody();
-  auto andOp =
-      body->getTerminator()->getOperand(0).getDefiningOp<arith::AndIOp>();
-  if (!andOp)
-    return Value();
-  // `logits == -inf`, possibly compared after an extf to f64 in the body.
-  auto eq = all.getDpsInputs()[0].getDefiningOp<linalg::GenericOp>();
-  if (!eq || eq.getNumDpsInputs() != 1 || eq.getNumResults() != 1 ||
-      !llvm::all_of(eq.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isIdentity(); }))
-    return Value();
-  Block *eqBody = eq.getBody();
-  auto cmp =
-      eqBody->getTerminator()->getOperand(0).getDefiningOp<arith::CmpFOp>();
-  if (!cmp || cmp.getPredicate() != arith::CmpFPredicate::OEQ)
-    return Value();
-  Value lhs = cmp.getLhs();
-  if (auto ext = lhs.getDefiningOp<arith::ExtFOp>())
-    lhs = ext.getIn();
-  std::optional<double> inf = getConstantFloat(cmp.getRhs());
-  if (lhs != eqBody->getArgument(0) || !inf || !std::isinf(*inf) || *inf > 0 ||
-      eqBody->getOperations().size() > 3)
-    return Value();
-  Value compared = eq.getDpsInputs()[0];
-  logitsOut = compared;
-  return select->getInput(2)->get();
+/// A checked `softmax(Q K^T * scale + terms) V`, ready to build.
+struct AttentionMatch {
+  Value q;
+  KvSource key, value;
+  Value sinks;
+  Terms terms;
+  LogitsSpace space{};
+  double scale = 1.0;
+};
+
+/// Builds the posenc.attention of `m` for `pv`, collapsed to its
+/// `[B*H, Sq, Dv]` result.
+Value buildAttention(PatternRewriter &rewriter, linalg::BatchMatmulOp pv,
+                     const AttentionMatch &m) {
+  Location loc = pv.getLoc();
+  Value k = headMajor(rewriter, loc, m.key);
+  Value vHeads = headMajor(rewriter, loc, m.value);
+  auto qType = cast<RankedTensorType>(m.q.getType());
+  auto vType = cast<RankedTensorType>(vHeads.getType());
+  auto resultType = RankedTensorType::get(
+      {qType.getDimSize(0), m.space.hq, m.space.sq, vType.getDimSize(3)},
+      qType.getElementType());
+  double defaultScale = 1.0 / std::sqrt(double(qType.getDimSize(3)));
+  FloatAttr scaleAttr;
+  if (float(m.scale) != float(defaultScale))
+    scaleAttr = rewriter.getF64FloatAttr(m.scale);
+  AlibiSlopesAttr alibiConfig;
+  Value alibiSlopes;
+  AlibiForm form = AlibiForm::symmetric;
+  Alignment alignment = Alignment::bottom_right;
+  if (AlibiOp alibi = m.terms.alibi) {
+    alibiConfig = alibi.getConfigAttr();
+    alibiSlopes = alibi.getSlopes();
+    form = alibi.getForm();
+    alignment = alibi.getAlignment();
+  }
+  auto attention = AttentionOp::create(
+      rewriter, loc, resultType, m.q, k, vHeads, Value(), Value(), alibiSlopes,
+      Value(), Value(), m.sinks, scaleAttr, m.terms.causal, nullptr,
+      alibiConfig, form, alignment);
+  return tensor::CollapseShapeOp::create(
+      rewriter, loc, pv.getResult(0).getType(), attention,
+      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
 }
 
 struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
@@ -504,17 +372,34 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
 
   LogicalResult matchAndRewrite(linalg::BatchMatmulOp pv,
                                 PatternRewriter &rewriter) const override {
+    FailureOr<AttentionMatch> m = matchAttention(pv, rewriter);
+    if (failed(m))
+      return failure();
+    rewriter.replaceOp(pv, buildAttention(rewriter, pv, *m));
+    ++raised;
+    if (m->terms.causal)
+      ++causal;
+    if (m->key.groups > 1)
+      ++gqa;
+    return success();
+  }
+
+  /// Reads the attention that `pv`, the batch matmul of the probabilities
+  /// by V, ends.
+  FailureOr<AttentionMatch> matchAttention(linalg::BatchMatmulOp pv,
+                                           PatternRewriter &rewriter) const {
     if (!matchPlainBatchMatmul(pv.getResult(0)))
       return failure();
     Value probs = collapsedFrom(pv.getDpsInputs()[0], {{0, 1}, {2}, {3}});
     std::optional<KvSource> v = kvFromBatchOperand(pv.getDpsInputs()[1]);
     if (!probs || !v)
       return rewriter.notifyMatchFailure(pv, "not [B*H, S, S] x V");
+    AttentionMatch m;
+    m.value = *v;
     Value guardedLogits;
     if (Value inner = stripMaskedRowGuard(probs, guardedLogits))
       probs = inner;
-    Value sinks;
-    Value logits = matchSinkSoftmax(probs, sinks);
+    Value logits = matchSinkSoftmax(probs, m.sinks);
     if (!logits)
       logits = matchSoftmax(probs);
     if (!logits || (guardedLogits && guardedLogits != logits))
@@ -522,21 +407,32 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     auto logitsType = cast<RankedTensorType>(logits.getType());
     if (!logitsType.hasStaticShape())
       return rewriter.notifyMatchFailure(pv, "dynamic logits");
-    LogitsSpace space{1,
-                      2,
-                      3,
-                      logitsType.getDimSize(1),
-                      logitsType.getDimSize(2),
-                      logitsType.getDimSize(3)};
-    int64_t batch = logitsType.getDimSize(0);
+    m.space = LogitsSpace{1,
+                          2,
+                          3,
+                          logitsType.getDimSize(1),
+                          logitsType.getDimSize(2),
+                          logitsType.getDimSize(3)};
+    FailureOr<linalg::BatchMatmulOp> qk =
+        peelTerms(pv, logits, logitsType.getDimSize(0), m, rewriter);
+    if (failed(qk) || failed(matchQueryAndKey(pv, *qk, m, rewriter)))
+      return failure();
+    if (m.sinks &&
+        cast<RankedTensorType>(m.sinks.getType()).getDimSize(0) != m.space.hq)
+      return rewriter.notifyMatchFailure(pv, "one sink per query head");
+    return m;
+  }
 
-    // Peel additive terms, masks and scale factors down to Q K^T.
-    Terms terms;
-    double scale = 1.0;
+  /// Peels additive terms, masks and scale factors off `logits` (of `batch`
+  /// entries) down to Q K^T, recording them in `m`; returns that matmul.
+  FailureOr<linalg::BatchMatmulOp> peelTerms(linalg::BatchMatmulOp pv,
+                                             Value logits, int64_t batch,
+                                             AttentionMatch &m,
+                                             PatternRewriter &rewriter) const {
+    LogitsSpace &space = m.space;
     Value x = logits;
     bool merged = false; // in the [B*H, Sq, Sk] space of the scores
-    linalg::BatchMatmulOp qk;
-    while (!qk) {
+    while (true) {
       if (auto expand = x.getDefiningOp<tensor::ExpandShapeOp>();
           expand && !merged) {
         if (expand.getReassociationIndices() !=
@@ -547,8 +443,8 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
         space = LogitsSpace{0, 1, 2, space.hq, space.sq, space.sk};
       }
       if (merged) {
-        if ((qk = matchPlainBatchMatmul(x)))
-          break;
+        if (linalg::BatchMatmulOp qk = matchPlainBatchMatmul(x))
+          return qk;
         // Terms on merged heads read the head from axis 0 only if B == 1.
         if (batch != 1)
           return rewriter.notifyMatchFailure(pv, "terms on B*H scores");
@@ -556,49 +452,58 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
       auto e = matchElementwise(x);
       if (!e)
         return rewriter.notifyMatchFailure(pv, "unknown logits term");
-      if (Value inner = peelScale(x, scale)) {
+      if (Value inner = peelScale(x, m.scale)) {
         // Terms peeled so far were added outside this multiply: unscaled.
         x = inner;
         continue;
       }
       if (isa<arith::SelectOp>(e->body) && e->isIdentityInput(2) &&
-          succeeded(classifySelectMask(*e, space, terms))) {
+          succeeded(classifySelectMask(*e, space, m.terms))) {
         x = e->getInput(2)->get();
         continue;
       }
       if (!isa<arith::AddFOp>(e->body) || !e->getInput(0) || !e->getInput(1))
         return rewriter.notifyMatchFailure(pv, "unknown logits term");
-      bool peeled = false;
-      for (unsigned t = 0; t < 2 && !peeled; ++t) {
-        if (!e->isIdentityInput(1 - t))
-          continue;
-        Value term = e->getInput(t)->get();
-        AffineMap map = e->getMap(t);
-        if (succeeded(classifyMask(term, map, space, terms)) ||
-            (scale == 1.0 &&
-             succeeded(classifyAlibi(term, map, space, terms)))) {
-          x = e->getInput(1 - t)->get();
-          peeled = true;
-        }
-      }
-      if (!peeled)
+      x = peelAddedTerm(*e, space, m.scale, m.terms);
+      if (!x)
         return rewriter.notifyMatchFailure(pv,
                                            "a term attention cannot express");
     }
-    // An ALiBi term added before a scale would have been scaled with it:
-    // classifyAlibi only runs while no scale has been peeled (scale == 1),
-    // i.e. outside every multiply.
+  }
 
+  /// `x + term` (either order) with a term attention expresses; returns `x`.
+  /// An ALiBi term added before a scale would have been scaled with it:
+  /// classifyAlibi only runs while no scale has been peeled (scale == 1),
+  /// i.e. outside every multiply.
+  static Value peelAddedTerm(const Elementwise &add, const LogitsSpace &space,
+                             double scale, Terms &terms) {
+    for (unsigned t = 0; t < 2; ++t) {
+      if (!add.isIdentityInput(1 - t))
+        continue;
+      Value term = add.getInput(t)->get();
+      AffineMap map = add.getMap(t);
+      if (succeeded(classifyMask(term, map, space, terms)) ||
+          (scale == 1.0 && succeeded(classifyAlibi(term, map, space, terms))))
+        return add.getInput(1 - t)->get();
+    }
+    return Value();
+  }
+
+  /// Q and K behind the score matmul `qk`, with SDPA's scales of each peeled
+  /// into `m.scale`, and checked against V and the logits' heads.
+  LogicalResult matchQueryAndKey(linalg::BatchMatmulOp pv,
+                                 linalg::BatchMatmulOp qk, AttentionMatch &m,
+                                 PatternRewriter &rewriter) const {
     Value q = collapsedFrom(qk.getDpsInputs()[0], {{0, 1}, {2}, {3}});
     Value kT = collapsedFrom(qk.getDpsInputs()[1], {{0, 1}, {2}, {3}});
     if (!q)
       return rewriter.notifyMatchFailure(pv, "scores not Q x K^T");
     // SDPA's decomposition scales Q by sqrt(scale).
-    if (Value inner = peelScale(q, scale))
+    if (Value inner = peelScale(q, m.scale))
       q = inner;
     std::optional<KvSource> key;
     if (kT) {
-      key = matchKey(kT, scale);
+      key = matchKey(kT, m.scale);
     } else if (auto t =
                    qk.getDpsInputs()[1].getDefiningOp<linalg::TransposeOp>();
                t && t.getPermutation() == ArrayRef<int64_t>{0, 2, 1}) {
@@ -610,50 +515,16 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
       return rewriter.notifyMatchFailure(pv, "scores not Q x K^T");
     auto qType = cast<RankedTensorType>(q.getType());
     Type kElement = getElementTypeOrSelf(key->value.getType());
-    Type vElement = getElementTypeOrSelf(v->value.getType());
-    int64_t hq = space.hq;
-    if (key->groups != v->groups || key->numHeads() != v->numHeads() ||
+    Type vElement = getElementTypeOrSelf(m.value.value.getType());
+    int64_t hq = m.space.hq;
+    if (key->groups != m.value.groups ||
+        key->numHeads() != m.value.numHeads() ||
         qType.getElementType() != kElement ||
         qType.getElementType() != vElement || qType.getDimSize(1) != hq ||
         key->numHeads() * key->groups != hq)
       return rewriter.notifyMatchFailure(pv, "K and V heads disagree");
-
-    Location loc = pv.getLoc();
-    Value k = headMajor(rewriter, loc, *key);
-    Value vHeads = headMajor(rewriter, loc, *v);
-    auto vType = cast<RankedTensorType>(vHeads.getType());
-    auto resultType = RankedTensorType::get(
-        {qType.getDimSize(0), hq, space.sq, vType.getDimSize(3)},
-        qType.getElementType());
-    double defaultScale = 1.0 / std::sqrt(double(qType.getDimSize(3)));
-    FloatAttr scaleAttr;
-    if (float(scale) != float(defaultScale))
-      scaleAttr = rewriter.getF64FloatAttr(scale);
-    AlibiSlopesAttr alibiConfig;
-    Value alibiSlopes;
-    AlibiForm form = AlibiForm::symmetric;
-    Alignment alignment = Alignment::bottom_right;
-    if (terms.alibi) {
-      alibiConfig = terms.alibi.getConfigAttr();
-      alibiSlopes = terms.alibi.getSlopes();
-      form = terms.alibi.getForm();
-      alignment = terms.alibi.getAlignment();
-    }
-    if (sinks && cast<RankedTensorType>(sinks.getType()).getDimSize(0) != hq)
-      return rewriter.notifyMatchFailure(pv, "one sink per query head");
-    auto attention = AttentionOp::create(
-        rewriter, loc, resultType, q, k, vHeads, Value(), Value(), alibiSlopes,
-        Value(), Value(), sinks, scaleAttr, terms.causal, nullptr, alibiConfig,
-        form, alignment);
-    Value collapsed = tensor::CollapseShapeOp::create(
-        rewriter, loc, pv.getResult(0).getType(), attention,
-        SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
-    rewriter.replaceOp(pv, collapsed);
-    ++raised;
-    if (terms.causal)
-      ++causal;
-    if (key->groups > 1)
-      ++gqa;
+    m.q = q;
+    m.key = *key;
     return success();
   }
 
@@ -669,16 +540,12 @@ struct PosEncRaiseAttentionPass
     RewritePatternSet patterns(&getContext());
     patterns.add<RaiseAttentionChain>(&getContext(), numRaised, numCausal,
                                       numGqa);
-    GreedyRewriteConfig config;
-    config.enableFolding(false);
-    if (failed(
-            applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+    if (failed(applyRaisingPatterns(getOperation(), std::move(patterns),
+                                    getArgument(), printStats,
+                                    {{"raised-attention", numRaised},
+                                     {"raised-causal-masks", numCausal},
+                                     {"raised-repeat-kv", numGqa}})))
       signalPassFailure();
-    if (printStats)
-      llvm::errs() << "posenc-raise-attention: " << numRaised
-                   << " raised-attention, " << numCausal
-                   << " raised-causal-masks, " << numGqa
-                   << " raised-repeat-kv\n";
   }
 };
 

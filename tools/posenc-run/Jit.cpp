@@ -305,4 +305,28 @@ jitCompile(ModuleOp lowered, bool needOpenMP,
   return JitEntry{std::move(*engine), *fn};
 }
 
+/// Generated code reports a failed runtime check (cf.assert, e.g. a position
+/// outside a learned table) by printing its message and calling abort().
+/// While the kernel runs, that becomes the message, one error line and exit
+/// code 1, not a crash dump.
+static void onKernelAbort(int) {
+  std::fflush(stdout);
+  static const char message[] =
+      "posenc-run: error: a runtime check of the kernel failed (see the "
+      "message above)\n";
+  (void)!::write(STDERR_FILENO, message, sizeof(message) - 1);
+  std::_Exit(1);
+}
+
+KernelAbortGuard::KernelAbortGuard() {
+  struct sigaction action = {};
+  action.sa_handler = onKernelAbort;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGABRT, &action, &previous);
+}
+
+KernelAbortGuard::~KernelAbortGuard() {
+  sigaction(SIGABRT, &previous, nullptr);
+}
+
 } // namespace mlir::posenc::run

@@ -9,6 +9,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
 
+#include <csignal>
 #include <functional>
 #include <memory>
 #include <string>
@@ -72,6 +73,19 @@ private:
   llvm::SmallVector<llvm::SmallVector<int64_t>> descriptors;
   llvm::SmallVector<void *> descriptorPtrs;
   llvm::SmallVector<void *> args;
+};
+
+/// While alive, a failed runtime check of the kernel ends the process with
+/// the check's message, one error line and exit status 1 (see Jit.cpp).
+class KernelAbortGuard {
+public:
+  KernelAbortGuard();
+  ~KernelAbortGuard();
+  KernelAbortGuard(const KernelAbortGuard &) = delete;
+  KernelAbortGuard &operator=(const KernelAbortGuard &) = delete;
+
+private:
+  struct sigaction previous;
 };
 
 } // namespace mlir::posenc::run

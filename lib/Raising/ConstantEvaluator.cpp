@@ -1,0 +1,478 @@
+//===- ConstantEvaluator.cpp - tensors the IR computes from constants -----===//
+//
+// Importers compute masks, position tables and ALiBi slopes from constants
+// with fills, reshapes, cumsum scans and elementwise generics. This file
+// evaluates such IR element by element, as the program would compute it
+// (see evaluateConstantTensor in Match.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "posenc/Raising/Match.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+
+#include <cmath>
+#include <memory>
+
+using namespace mlir;
+using namespace mlir::posenc;
+using namespace mlir::posenc::raising;
+
+/// `x` rounded to the float type `type` as a program computing in it rounds
+/// (integers and f64 stay).
+static double roundTo(Type type, double x) {
+  auto floatType = dyn_cast<FloatType>(type);
+  if (!floatType || floatType.isF64())
+    return x;
+  APFloat value(x);
+  bool lost;
+  value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &lost);
+  return value.convertToDouble();
+}
+
+namespace {
+/// Evaluates static tensors computed from constants (see
+/// evaluateConstantTensor); memoized per value.
+class ConstantEvaluator {
+public:
+  explicit ConstantEvaluator(int64_t maxElements) : maxElements(maxElements) {}
+
+  const SmallVector<double> *eval(Value v) {
+    if (auto it = cache.find(v); it != cache.end())
+      return it->second.get();
+    cache[v] = nullptr; // cuts cycles and repeated failures
+    std::optional<SmallVector<double>> result = compute(v);
+    if (!result)
+      return nullptr;
+    // Heap storage: the pointer stays valid while the cache grows.
+    auto stored = std::make_unique<SmallVector<double>>(std::move(*result));
+    const SmallVector<double> *ptr = stored.get();
+    cache[v] = std::move(stored);
+    return ptr;
+  }
+
+private:
+  std::optional<SmallVector<double>> compute(Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape())
+      return std::nullopt;
+    // The size in double: getNumElements wraps for shapes such as
+    // 2^32 x 2^32 (to 0, which would pass the limit).
+    double size = 1.0;
+    for (int64_t d : type.getShape())
+      size *= double(d);
+    if (size > double(maxElements))
+      return std::nullopt;
+    int64_t n = type.getNumElements();
+    Attribute attr;
+    if (matchPattern(v, m_Constant(&attr)))
+      return fromAttr(attr, n);
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+      const SmallVector<double> *src = eval(def->getOperand(0));
+      return src ? std::optional(*src) : std::nullopt;
+    }
+    if (auto fill = dyn_cast<linalg::FillOp>(def)) {
+      std::optional<double> x = scalarConstant(fill.getInputs()[0]);
+      if (!x)
+        return std::nullopt;
+      return SmallVector<double>(n, *x);
+    }
+    if (auto generic = dyn_cast<linalg::GenericOp>(def))
+      return evalGeneric(generic, cast<OpResult>(v).getResultNumber());
+    if (std::optional<CumsumScan> scan = matchCumsumScan(def);
+        scan && cast<OpResult>(v).getResultNumber() == 0)
+      return evalCumsum(*scan, type);
+    return std::nullopt;
+  }
+
+  /// The running sums of a cumsum scan, each rounded to the element type.
+  std::optional<SmallVector<double>> evalCumsum(const CumsumScan &scan,
+                                                RankedTensorType type) {
+    const SmallVector<double> *in = eval(scan.input);
+    const SmallVector<double> *acc =
+        scan.inclusive ? nullptr : eval(scan.accumulator);
+    if (!in || (!scan.inclusive && !acc))
+      return std::nullopt;
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t len = shape[scan.dimension], inner = 1;
+    for (int64_t d = scan.dimension + 1; d < type.getRank(); ++d)
+      inner *= shape[d];
+    int64_t n = type.getNumElements();
+    SmallVector<double> out(n);
+    if (n == 0)
+      return out;
+    Type elementType = type.getElementType();
+    for (int64_t outer = 0; outer < n / (len * inner); ++outer) {
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t base = outer * len * inner + i;
+        // inclusive: out[t] = out[t-1] + in[t]; exclusive: out[0] = acc,
+        // out[t] = out[t-1] + in[t-1].
+        double sum = scan.inclusive ? 0.0 : (*acc)[outer * inner + i];
+        for (int64_t t = 0; t < len; ++t) {
+          double x = (*in)[base + t * inner];
+          if (scan.inclusive) {
+            sum = t == 0 ? x : roundTo(elementType, sum + x);
+            out[base + t * inner] = sum;
+          } else {
+            out[base + t * inner] = sum;
+            sum = roundTo(elementType, sum + x);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  static std::optional<double> scalarConstant(Value v) {
+    if (std::optional<double> f = getConstantFloat(v))
+      return f;
+    APInt i;
+    if (matchPattern(v, m_ConstantInt(&i)))
+      return i.getBitWidth() == 1 ? double(i.getZExtValue())
+                                  : double(i.getSExtValue());
+    return std::nullopt;
+  }
+
+  static std::optional<SmallVector<double>> fromAttr(Attribute attr,
+                                                     int64_t n) {
+    SmallVector<double> values;
+    if (auto dense = dyn_cast<DenseFPElementsAttr>(attr)) {
+      for (const APFloat &x : dense.getValues<APFloat>())
+        values.push_back(x.convertToDouble());
+    } else if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
+      bool isBool = dense.getElementType().isInteger(1);
+      for (const APInt &x : dense.getValues<APInt>())
+        values.push_back(isBool ? double(x.getZExtValue())
+                                : double(x.getSExtValue()));
+    } else if (auto res = dyn_cast<DenseF32ResourceElementsAttr>(attr)) {
+      std::optional<ArrayRef<float>> data = res.tryGetAsArrayRef();
+      if (!data)
+        return std::nullopt;
+      values.assign(data->begin(), data->end());
+    } else if (auto res = dyn_cast<DenseI64ResourceElementsAttr>(attr)) {
+      std::optional<ArrayRef<int64_t>> data = res.tryGetAsArrayRef();
+      if (!data)
+        return std::nullopt;
+      for (int64_t x : *data)
+        values.push_back(double(x));
+    } else {
+      return std::nullopt;
+    }
+    if (int64_t(values.size()) == 1 && n != 1)
+      values.assign(n, values.front());
+    if (int64_t(values.size()) != n)
+      return std::nullopt;
+    return values;
+  }
+
+  /// An input of a generic, read at `sum(index[dim] * stride)` (broadcasts
+  /// are constant-0 results of the map).
+  struct Input {
+    const SmallVector<double> *data;
+    SmallVector<std::pair<unsigned, int64_t>> terms;
+  };
+  /// A step's operand: a slot or a constant.
+  struct Operand {
+    int slot; // -1: the constant
+    double constant;
+  };
+  struct Step {
+    Operation *op;
+    SmallVector<Operand, 3> operands;
+    unsigned result;
+    std::optional<unsigned> indexDim;
+  };
+  /// A generic's body as steps over numbered slots: block arguments, then
+  /// results.
+  struct Program {
+    SmallVector<Step> steps;
+    unsigned numSlots = 0;
+    Operand yielded;
+  };
+
+  std::optional<SmallVector<double>> evalGeneric(linalg::GenericOp generic,
+                                                 unsigned resultIdx) {
+    if (generic.getNumParallelLoops() != generic.getNumLoops())
+      return std::nullopt;
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    auto outType =
+        cast<RankedTensorType>(generic.getResult(resultIdx).getType());
+    if (!maps[generic.getNumDpsInputs() + resultIdx].isIdentity())
+      return std::nullopt;
+    std::optional<SmallVector<Input>> inputs = readInputs(generic, maps);
+    if (!inputs)
+      return std::nullopt;
+    std::optional<Program> program = compileBody(generic.getBody(), resultIdx);
+    if (!program)
+      return std::nullopt;
+    return runProgram(*program, *inputs, outType);
+  }
+
+  /// The values of every input of `generic` and how each is indexed.
+  std::optional<SmallVector<Input>> readInputs(linalg::GenericOp generic,
+                                               ArrayRef<AffineMap> maps) {
+    SmallVector<Input> inputs;
+    for (auto [i, in] : llvm::enumerate(generic.getDpsInputs())) {
+      auto inType = dyn_cast<RankedTensorType>(in.getType());
+      if (!inType)
+        return std::nullopt;
+      const SmallVector<double> *data = eval(in);
+      if (!data)
+        return std::nullopt;
+      Input input{data, {}};
+      int64_t stride = 1;
+      for (int64_t d = inType.getRank() - 1; d >= 0; --d) {
+        AffineExpr e = maps[i].getResult(d);
+        if (auto dim = dyn_cast<AffineDimExpr>(e))
+          input.terms.push_back({dim.getPosition(), stride});
+        else if (!isa<AffineConstantExpr>(e) ||
+                 cast<AffineConstantExpr>(e).getValue() != 0)
+          return std::nullopt;
+        stride *= inType.getDimSize(d);
+      }
+      inputs.push_back(std::move(input));
+    }
+    return inputs;
+  }
+
+  /// `body` as a program yielding its result `resultIdx`; nullopt when an
+  /// operand is neither computed in it nor a scalar constant.
+  static std::optional<Program> compileBody(Block *body, unsigned resultIdx) {
+    Program program;
+    DenseMap<Value, unsigned> slotOf;
+    for (BlockArgument arg : body->getArguments())
+      slotOf[arg] = slotOf.size();
+    auto operandOf = [&](Value v) -> std::optional<Operand> {
+      if (auto it = slotOf.find(v); it != slotOf.end())
+        return Operand{int(it->second), 0.0};
+      if (std::optional<double> c = scalarConstant(v))
+        return Operand{-1, *c};
+      return std::nullopt;
+    };
+    for (Operation &op : body->without_terminator()) {
+      // A guard (torch-mlir's nonzero check before a division) changes no
+      // value: its step rewrites the condition's slot with itself and fails
+      // where the condition is false.
+      if (auto check = dyn_cast<cf::AssertOp>(op)) {
+        std::optional<Operand> cond = operandOf(check.getArg());
+        if (!cond || (cond->slot < 0 && cond->constant == 0))
+          return std::nullopt;
+        if (cond->slot >= 0)
+          program.steps.push_back(
+              Step{&op, {*cond}, unsigned(cond->slot), std::nullopt});
+        continue;
+      }
+      if (op.getNumResults() != 1)
+        return std::nullopt;
+      Step step{&op, {}, 0, std::nullopt};
+      if (auto idx = dyn_cast<linalg::IndexOp>(op))
+        step.indexDim = idx.getDim();
+      else if (!isa<arith::ConstantOp>(op))
+        for (Value operand : op.getOperands()) {
+          std::optional<Operand> o = operandOf(operand);
+          if (!o)
+            return std::nullopt;
+          step.operands.push_back(*o);
+        }
+      if (isa<arith::ConstantOp>(op)) {
+        std::optional<double> c = scalarConstant(op.getResult(0));
+        if (!c)
+          return std::nullopt;
+        step.operands.push_back({-1, *c});
+      }
+      step.result = slotOf[op.getResult(0)] = slotOf.size();
+      program.steps.push_back(std::move(step));
+    }
+    std::optional<Operand> yielded =
+        operandOf(body->getTerminator()->getOperand(resultIdx));
+    if (!yielded)
+      return std::nullopt;
+    program.yielded = *yielded;
+    program.numSlots = slotOf.size();
+    return program;
+  }
+
+  /// Runs `program` at every point of `outType`, in row-major order.
+  static std::optional<SmallVector<double>>
+  runProgram(const Program &program, ArrayRef<Input> inputs,
+             RankedTensorType outType) {
+    ArrayRef<int64_t> shape = outType.getShape();
+    int64_t n = outType.getNumElements();
+    SmallVector<double> out(n);
+    SmallVector<int64_t> index(shape.size(), 0);
+    SmallVector<double> slots(program.numSlots);
+    SmallVector<double, 3> args;
+    const Operand &yielded = program.yielded;
+    for (int64_t linear = 0; linear < n; ++linear) {
+      for (auto [i, input] : llvm::enumerate(inputs)) {
+        int64_t offset = 0;
+        for (auto [dim, stride] : input.terms)
+          offset += index[dim] * stride;
+        slots[i] = (*input.data)[offset];
+      }
+      for (const Step &step : program.steps) {
+        if (step.indexDim) {
+          slots[step.result] = double(index[*step.indexDim]);
+          continue;
+        }
+        args.clear();
+        for (const Operand &o : step.operands)
+          args.push_back(o.slot < 0 ? o.constant : slots[o.slot]);
+        if (isa<arith::ConstantOp>(step.op)) {
+          slots[step.result] = args[0];
+          continue;
+        }
+        std::optional<double> value = apply(*step.op, args);
+        if (!value)
+          return std::nullopt;
+        slots[step.result] = *value;
+      }
+      out[linear] = yielded.slot < 0 ? yielded.constant : slots[yielded.slot];
+      for (int64_t d = shape.size() - 1; d >= 0; --d) {
+        if (++index[d] < shape[d])
+          break;
+        index[d] = 0;
+      }
+    }
+    return out;
+  }
+
+  /// `op` on `a`, rounded to its float result type as the program rounds.
+  static std::optional<double> apply(Operation &op, ArrayRef<double> a) {
+    std::optional<double> r = applyExact(op, a);
+    if (!r || op.getNumResults() != 1)
+      return r;
+    return roundTo(op.getResult(0).getType(), *r);
+  }
+
+  static std::optional<double> applyExact(Operation &op, ArrayRef<double> a) {
+    if (isa<cf::AssertOp>(op))
+      return a[0] != 0 ? std::optional(a[0]) : std::nullopt;
+    if (isa<math::PowFOp>(op))
+      return std::pow(a[0], a[1]);
+    if (isa<math::AbsFOp, math::AbsIOp>(op))
+      return std::abs(a[0]);
+    // Narrowing an index to i32 (torch-mlir's int32 aranges): exact when
+    // the value fits, as it does for any position.
+    if (auto trunc = dyn_cast<arith::TruncIOp>(op)) {
+      unsigned width =
+          getElementTypeOrSelf(trunc.getType()).getIntOrFloatBitWidth();
+      if (width < 2 || width > 53 ||
+          std::abs(a[0]) >= std::ldexp(1.0, int(width) - 1))
+        return std::nullopt;
+      return a[0];
+    }
+    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp, arith::SIToFPOp,
+            arith::UIToFPOp, arith::ExtFOp>(op))
+      return a[0];
+    if (isa<arith::TruncFOp>(op))
+      return double(float(a[0]));
+    if (isa<arith::FPToSIOp>(op))
+      return std::trunc(a[0]);
+    if (isa<arith::AddIOp, arith::AddFOp>(op))
+      return a[0] + a[1];
+    if (isa<arith::SubIOp, arith::SubFOp>(op))
+      return a[0] - a[1];
+    if (isa<arith::MulIOp, arith::MulFOp>(op))
+      return a[0] * a[1];
+    if (isa<arith::DivFOp>(op))
+      return a[0] / a[1];
+    if (isa<arith::NegFOp>(op))
+      return -a[0];
+    if (isa<arith::SelectOp>(op))
+      return a[0] != 0 ? a[1] : a[2];
+    if (isa<arith::AndIOp>(op))
+      return double(a[0] != 0 && a[1] != 0);
+    if (isa<arith::OrIOp>(op))
+      return double(a[0] != 0 || a[1] != 0);
+    if (isa<arith::XOrIOp>(op) && op.getResult(0).getType().isInteger(1))
+      return double((a[0] != 0) != (a[1] != 0));
+    if (isa<arith::MaximumFOp, arith::MaxSIOp>(op))
+      return std::max(a[0], a[1]);
+    if (isa<arith::MinimumFOp, arith::MinSIOp>(op))
+      return std::min(a[0], a[1]);
+    if (auto cmp = dyn_cast<arith::CmpIOp>(op))
+      return compareInts(cmp.getPredicate(), a[0], a[1]);
+    if (auto cmp = dyn_cast<arith::CmpFOp>(op))
+      return compareFloats(cmp.getPredicate(), a[0], a[1]);
+    return std::nullopt;
+  }
+
+  static std::optional<double> compareInts(arith::CmpIPredicate predicate,
+                                           double a, double b) {
+    switch (predicate) {
+    case arith::CmpIPredicate::eq:
+      return double(a == b);
+    case arith::CmpIPredicate::ne:
+      return double(a != b);
+    case arith::CmpIPredicate::slt:
+      return double(a < b);
+    case arith::CmpIPredicate::sle:
+      return double(a <= b);
+    case arith::CmpIPredicate::sgt:
+      return double(a > b);
+    case arith::CmpIPredicate::sge:
+      return double(a >= b);
+    default: // unsigned compares of non-negative indices only
+      if (a < 0 || b < 0)
+        return std::nullopt;
+      switch (predicate) {
+      case arith::CmpIPredicate::ult:
+        return double(a < b);
+      case arith::CmpIPredicate::ule:
+        return double(a <= b);
+      case arith::CmpIPredicate::ugt:
+        return double(a > b);
+      default:
+        return double(a >= b);
+      }
+    }
+  }
+
+  static std::optional<double> compareFloats(arith::CmpFPredicate predicate,
+                                             double a, double b) {
+    switch (predicate) {
+    case arith::CmpFPredicate::OEQ:
+    case arith::CmpFPredicate::UEQ:
+      return double(a == b);
+    case arith::CmpFPredicate::OLT:
+    case arith::CmpFPredicate::ULT:
+      return double(a < b);
+    case arith::CmpFPredicate::OLE:
+    case arith::CmpFPredicate::ULE:
+      return double(a <= b);
+    case arith::CmpFPredicate::OGT:
+    case arith::CmpFPredicate::UGT:
+      return double(a > b);
+    case arith::CmpFPredicate::OGE:
+    case arith::CmpFPredicate::UGE:
+      return double(a >= b);
+    case arith::CmpFPredicate::ONE:
+    case arith::CmpFPredicate::UNE:
+      return double(a != b);
+    default:
+      return std::nullopt;
+    }
+  }
+
+  int64_t maxElements;
+  DenseMap<Value, std::unique_ptr<SmallVector<double>>> cache;
+};
+} // namespace
+
+std::optional<SmallVector<double>>
+raising::evaluateConstantTensor(Value v, int64_t maxElements) {
+  ConstantEvaluator evaluator(maxElements);
+  const SmallVector<double> *values = evaluator.eval(v);
+  return values ? std::optional(*values) : std::nullopt;
+}
