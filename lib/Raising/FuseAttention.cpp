@@ -29,6 +29,7 @@ namespace posenc {
 
 using namespace mlir;
 using namespace mlir::posenc;
+using namespace mlir::posenc::raising;
 
 namespace {
 
@@ -63,9 +64,8 @@ std::optional<int64_t> constantOffset(RotaryOp r) {
   return std::nullopt;
 }
 
-struct FuseRotaryIntoAttention : OpRewritePattern<AttentionOp> {
-  FuseRotaryIntoAttention(MLIRContext *ctx, int64_t &count)
-      : OpRewritePattern(ctx), count(count) {}
+struct FuseRotaryIntoAttention : CountingPattern<AttentionOp> {
+  using CountingPattern::CountingPattern;
 
   LogicalResult matchAndRewrite(AttentionOp op,
                                 PatternRewriter &rewriter) const override {
@@ -123,8 +123,6 @@ struct FuseRotaryIntoAttention : OpRewritePattern<AttentionOp> {
     ++count;
     return success();
   }
-
-  int64_t &count;
 };
 
 /// `transpose(rotary(x), perm)` as the query or key of an attention becomes

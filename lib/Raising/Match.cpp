@@ -369,3 +369,27 @@ std::optional<CumsumScan> raising::matchCumsumScan(Operation *op) {
   return CumsumScan{op->getOperand(0), op->getOperand(2), d,
                     inclusive.getValue()};
 }
+
+std::optional<TableExtract> raising::matchTableExtract(Value v) {
+  auto generic = v.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumResults() != 1 ||
+      generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.getIndexingMapsArray().back().isIdentity())
+    return std::nullopt;
+  Block *body = generic.getBody();
+  auto extract =
+      body->getTerminator()->getOperand(0).getDefiningOp<tensor::ExtractOp>();
+  if (!extract || extract->getBlock() != body ||
+      extract.getIndices().size() != 2)
+    return std::nullopt;
+  Value table = extract.getTensor();
+  if (generic.getRegion().isAncestor(table.getParentRegion()))
+    return std::nullopt;
+  // The column is the last iteration index: a transposed read is no match.
+  auto column = extract.getIndices()[1].getDefiningOp<linalg::IndexOp>();
+  if (!column || column->getBlock() != body ||
+      column.getDim() + 1 != generic.getNumLoops())
+    return std::nullopt;
+  return TableExtract{generic, extract, column, table};
+}

@@ -151,27 +151,12 @@ bool onlyBoundsChecks(Block *body, const SmallPtrSetImpl<Operation *> &allowed,
 }
 
 std::optional<Gather> matchGather(Value v) {
-  auto generic = v.getDefiningOp<linalg::GenericOp>();
-  if (!generic || generic.getNumResults() != 1 ||
-      generic.getNumDpsInputs() != 1 || generic.getNumDpsInits() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !generic.getIndexingMapsArray().back().isIdentity())
+  std::optional<TableExtract> match = matchTableExtract(v);
+  if (!match)
     return std::nullopt;
+  auto [generic, extract, column, table] = *match;
   Block *body = generic.getBody();
-  auto extract =
-      body->getTerminator()->getOperand(0).getDefiningOp<tensor::ExtractOp>();
-  if (!extract || extract->getBlock() != body ||
-      extract.getIndices().size() != 2)
-    return std::nullopt;
-  Value table = extract.getTensor();
   auto tableType = cast<RankedTensorType>(table.getType());
-  if (generic.getRegion().isAncestor(table.getParentRegion()))
-    return std::nullopt;
-  // The column is the last iteration index: a transposed read is no match.
-  auto column = extract.getIndices()[1].getDefiningOp<linalg::IndexOp>();
-  if (!column || column->getBlock() != body ||
-      column.getDim() + 1 != generic.getNumLoops())
-    return std::nullopt;
   std::optional<RowIndex> row =
       matchRowIndex(extract.getIndices()[0], body->getArgument(0));
   if (!row)
@@ -301,9 +286,8 @@ std::optional<AbsoluteMatch> matchPositions(Value input, const Gather &gather,
 }
 
 /// `addf(x, gather(table, positions))`, either operand order.
-struct RaiseLearnedAbsolute : OpRewritePattern<linalg::GenericOp> {
-  RaiseLearnedAbsolute(MLIRContext *ctx, int64_t &count)
-      : OpRewritePattern(ctx), count(count) {}
+struct RaiseLearnedAbsolute : CountingPattern<linalg::GenericOp> {
+  using CountingPattern::CountingPattern;
 
   LogicalResult matchAndRewrite(linalg::GenericOp op,
                                 PatternRewriter &rewriter) const override {
@@ -356,8 +340,6 @@ struct RaiseLearnedAbsolute : OpRewritePattern<linalg::GenericOp> {
     ++count;
     return success();
   }
-
-  int64_t &count;
 };
 
 struct PosEncRaiseAbsolutePass

@@ -326,9 +326,8 @@ std::optional<BiasForm> classifyPositions(ArrayRef<SmallVector<int64_t>> pos) {
 
 /// `slope[h] * float(pos)` over `[B?, H, Sq?, Sk]` (unit dimensions
 /// anywhere) with slopes and positions computed from constants.
-struct RaiseAlibiProduct : OpRewritePattern<linalg::GenericOp> {
-  RaiseAlibiProduct(MLIRContext *ctx, Counts &counts)
-      : OpRewritePattern(ctx), counts(counts) {}
+struct RaiseAlibiProduct : CountingPattern<linalg::GenericOp, Counts> {
+  using CountingPattern::CountingPattern;
 
   LogicalResult matchAndRewrite(linalg::GenericOp generic,
                                 PatternRewriter &rewriter) const override {
@@ -423,7 +422,7 @@ struct RaiseAlibiProduct : OpRewritePattern<linalg::GenericOp> {
     if (std::optional<double> maxBias = matchSlopeConfig(slopeList)) {
       config = AlibiSlopesAttr::get(rewriter.getContext(), heads,
                                     /*headOffset=*/0, *maxBias);
-      ++counts.configSlopes;
+      ++count.configSlopes;
     } else {
       auto slopesType = RankedTensorType::get({heads}, rewriter.getF32Type());
       SmallVector<float> values(slopeList.begin(), slopeList.end());
@@ -439,10 +438,8 @@ struct RaiseAlibiProduct : OpRewritePattern<linalg::GenericOp> {
                                 bias.form, bias.qPos, bias.kPos);
     auto type = cast<RankedTensorType>(generic.getResult(0).getType());
     rewriter.replaceOp(generic, reshapeUnitDims(rewriter, loc, alibi, type));
-    ++counts.raised;
+    ++count.raised;
   }
-
-  Counts &counts;
 };
 
 /// The integer values of a 1-D positions operand.
@@ -457,9 +454,8 @@ std::optional<SmallVector<int64_t>> evaluatePositions(Value v) {
 
 /// `alibi[..., offset:offset+size]` (through unit reshapes) is the posenc.alibi
 /// of the sliced key positions.
-struct FoldAlibiKeySlice : OpRewritePattern<tensor::ExtractSliceOp> {
-  FoldAlibiKeySlice(MLIRContext *ctx, Counts &counts)
-      : OpRewritePattern(ctx), counts(counts) {}
+struct FoldAlibiKeySlice : CountingPattern<tensor::ExtractSliceOp, Counts> {
+  using CountingPattern::CountingPattern;
 
   LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
                                 PatternRewriter &rewriter) const override {
@@ -508,11 +504,9 @@ struct FoldAlibiKeySlice : OpRewritePattern<tensor::ExtractSliceOp> {
                     alibi.getSlopes(), alibi.getForm(), qPos, sliced);
     rewriter.replaceOp(slice, reshapeUnitDims(rewriter, slice.getLoc(), folded,
                                               slice.getResultType()));
-    ++counts.slices;
+    ++count.slices;
     return success();
   }
-
-  Counts &counts;
 };
 
 /// A `tm_tensor.scan` cumulative sum without users: MLIR keeps unregistered

@@ -147,9 +147,8 @@ struct RaiseRotateAndAdd : OpRewritePattern<linalg::GenericOp> {
 };
 
 /// `concat(x1 * cos - x2 * sin, x2 * cos + x1 * sin)` with half-width tables.
-struct RaiseHalves : OpRewritePattern<tensor::ConcatOp> {
-  RaiseHalves(MLIRContext *ctx, int64_t &count)
-      : OpRewritePattern(ctx), count(count) {}
+struct RaiseHalves : CountingPattern<tensor::ConcatOp> {
+  using CountingPattern::CountingPattern;
 
   /// `a * tableA (op) b * tableB`: the two products of `combine`, with `a`
   /// and `b` identity-read halves; returns them in order.
@@ -223,14 +222,11 @@ struct RaiseHalves : OpRewritePattern<tensor::ConcatOp> {
     ++count;
     return success();
   }
-
-  int64_t &count;
 };
 
 /// `concat(rotary(x[..., :r]), x[..., r:])` -> `rotary(x)` with dim `r`.
-struct FoldPartialRotary : OpRewritePattern<tensor::ConcatOp> {
-  FoldPartialRotary(MLIRContext *ctx, int64_t &count)
-      : OpRewritePattern(ctx), count(count) {}
+struct FoldPartialRotary : CountingPattern<tensor::ConcatOp> {
+  using CountingPattern::CountingPattern;
 
   LogicalResult matchAndRewrite(tensor::ConcatOp op,
                                 PatternRewriter &rewriter) const override {
@@ -260,8 +256,6 @@ struct FoldPartialRotary : OpRewritePattern<tensor::ConcatOp> {
     ++count;
     return success();
   }
-
-  int64_t &count;
 };
 
 struct PosEncRaiseRotaryPass

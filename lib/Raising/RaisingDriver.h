@@ -30,6 +30,17 @@ LogicalResult applyRaisingPatterns(Operation *root,
                                    StringRef passName, bool printStats,
                                    ArrayRef<RaisingStat> stats);
 
+/// A raising pattern on `OpTy` that counts what it rewrites in `count` (an
+/// int64_t statistic, or a pass's struct of them).
+template <typename OpTy, typename Counter = int64_t>
+struct CountingPattern : OpRewritePattern<OpTy> {
+  CountingPattern(MLIRContext *ctx, Counter &count)
+      : OpRewritePattern<OpTy>(ctx), count(count) {}
+
+protected:
+  Counter &count;
+};
+
 } // namespace raising
 } // namespace posenc
 } // namespace mlir

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RaisingDriver.h"
 #include "RotaryRaising.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -198,9 +199,8 @@ std::optional<TableSource> matchComplexTable(Value table, int64_t half) {
 /// `flatten(view_as_real(view_as_complex(x) * freqs_cis))`, pairs
 /// `(2i, 2i+1)` multiplied by `freqs_cis[pos, i] = cos + i sin`:
 /// `(x0 cos - x1 sin) + i (x0 sin + x1 cos)`, an interleaved rotary.
-struct RaiseComplexProduct : OpRewritePattern<tensor::CollapseShapeOp> {
-  RaiseComplexProduct(MLIRContext *ctx, int64_t &count)
-      : OpRewritePattern(ctx), count(count) {}
+struct RaiseComplexProduct : CountingPattern<tensor::CollapseShapeOp> {
+  using CountingPattern::CountingPattern;
 
   LogicalResult matchAndRewrite(tensor::CollapseShapeOp op,
                                 PatternRewriter &rewriter) const override {
@@ -242,8 +242,6 @@ struct RaiseComplexProduct : OpRewritePattern<tensor::CollapseShapeOp> {
     }
     return rewriter.notifyMatchFailure(op, "not view_as_complex(x) * table");
   }
-
-  int64_t &count;
 };
 
 } // namespace

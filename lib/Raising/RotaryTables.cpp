@@ -84,31 +84,19 @@ struct Gather {
 } // namespace
 
 static std::optional<Gather> matchGather(Value v) {
-  auto generic = v.getDefiningOp<linalg::GenericOp>();
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumDpsInits() != 1 || generic.getNumResults() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !generic.getIndexingMapsArray().back().isIdentity())
+  std::optional<TableExtract> match = matchTableExtract(v);
+  if (!match)
     return std::nullopt;
+  auto [generic, extract, column, table] = *match;
   Block *body = generic.getBody();
   // Bounds checks are the only effects allowed: they do not change values.
   for (Operation &op : body->without_terminator())
     if (!isPure(&op) && op.getName().getStringRef() != "cf.assert")
       return std::nullopt;
-  auto extract =
-      body->getTerminator()->getOperand(0).getDefiningOp<tensor::ExtractOp>();
-  if (!extract || extract->getBlock() != body ||
-      extract.getIndices().size() != 2)
-    return std::nullopt;
-  Value table = extract.getTensor();
   auto tableType = cast<RankedTensorType>(table.getType());
   auto outType = cast<RankedTensorType>(v.getType());
-  if (generic->isAncestor(table.getParentRegion()->getParentOp()) ||
-      !tableType.hasStaticShape() || !outType.hasStaticShape() ||
+  if (!tableType.hasStaticShape() || !outType.hasStaticShape() ||
       outType.getShape().back() > tableType.getDimSize(1))
-    return std::nullopt;
-  auto column = extract.getIndices()[1].getDefiningOp<linalg::IndexOp>();
-  if (!column || int64_t(column.getDim()) != outType.getRank() - 1)
     return std::nullopt;
   Value row = extract.getIndices()[0];
   if (auto cast = row.getDefiningOp<arith::IndexCastOp>())

@@ -8,9 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "AbsoluteRaising.h"
+#include "RaisingDriver.h"
 
 #include "posenc/IR/PosEncNumerics.h"
 #include "posenc/IR/PosEncOps.h"
+
 #include "posenc/Raising/Match.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -122,9 +124,8 @@ SinusoidalOp buildSinusoidal(PatternRewriter &rewriter, Location loc,
 }
 
 /// The table of a raised learned embedding is a sinusoidal encoding.
-struct RaiseSinusoidalTable : OpRewritePattern<LearnedAbsoluteOp> {
-  RaiseSinusoidalTable(MLIRContext *ctx, int64_t &count)
-      : OpRewritePattern(ctx), count(count) {}
+struct RaiseSinusoidalTable : CountingPattern<LearnedAbsoluteOp> {
+  using CountingPattern::CountingPattern;
 
   LogicalResult matchAndRewrite(LearnedAbsoluteOp op,
                                 PatternRewriter &rewriter) const override {
@@ -141,8 +142,6 @@ struct RaiseSinusoidalTable : OpRewritePattern<LearnedAbsoluteOp> {
     ++count;
     return success();
   }
-
-  int64_t &count;
 };
 
 /// True when every use of `v`, through unit reshapes, adds it.
@@ -165,9 +164,8 @@ bool isAdded(Value v) {
 }
 
 /// `table[k : k + S]` of a sinusoidal table `[P, d]`, added to embeddings.
-struct RaiseSinusoidalSlice : OpRewritePattern<tensor::ExtractSliceOp> {
-  RaiseSinusoidalSlice(MLIRContext *ctx, int64_t &count)
-      : OpRewritePattern(ctx), count(count) {}
+struct RaiseSinusoidalSlice : CountingPattern<tensor::ExtractSliceOp> {
+  using CountingPattern::CountingPattern;
 
   LogicalResult matchAndRewrite(tensor::ExtractSliceOp op,
                                 PatternRewriter &rewriter) const override {
@@ -211,8 +209,6 @@ struct RaiseSinusoidalSlice : OpRewritePattern<tensor::ExtractSliceOp> {
     ++count;
     return success();
   }
-
-  int64_t &count;
 };
 
 } // namespace

@@ -53,19 +53,10 @@ using namespace mlir::posenc::flash;
 namespace {
 
 /// How far ahead of each of the K and V streams a step prefetches (into L1).
-/// With the hardware prefetchers alone, a core read K/V at 10.6 GB/s here
-/// (bench case c); one stream at a time 2 KiB ahead (4 rows of 128 f32):
-/// 12.4 GB/s, the best of 1-32 rows (farther, or into L2 only, was no
-/// better). The scores loop now prefetches the V rows of its keys too, so
-/// that both streams are in flight while it runs (a core reads two
-/// interleaved streams faster than one): 21.1 -> 19.6 ms at 1 thread, 10.7
-/// -> 10.0 at 2; and with two streams, 1 KiB ahead of each (2 KiB in all)
-/// was 1-5% faster than 2 KiB over four alternating A/B runs (0.5 and 4 KiB:
-/// no better). With 64-key steps, prefetching the next step's K rows during
-/// P.V was slower (it evicted the V tile that the second row block reads).
-/// P.V issues no prefetches of its own: those of the scores loop cover its V
-/// rows (dropping P.V's repeats: 2 threads equal, 1 thread 16.0 -> 15.4
-/// ms).
+/// The scores loop prefetches both streams (a core reads two interleaved
+/// streams faster than one); P.V issues none of its own. 1 KiB per stream
+/// measured best on bench case c (the measurements: docs/performance-notes.md,
+/// "decode prefetch").
 constexpr int64_t kPrefetchBytes = 1024;
 
 /// Vector registers of a host whose registers hold `vectorWidth` f32 lanes:

@@ -11,6 +11,7 @@
 #define POSENC_RAISING_MATCH_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Value.h"
 
 #include <optional>
@@ -78,6 +79,19 @@ std::optional<SmallVector<Value>> matchLastDimConcat(Value v);
 /// True when `v` is `-x` (negf, or a multiply by the constant -1) of `x`,
 /// returned through `x`.
 bool matchNegate(Value v, Value &x);
+
+/// A row gather's shape (an embedding lookup, rows of cos/sin tables): an
+/// all-parallel `linalg.generic` of one input and one output (written
+/// through an identity map) whose body yields `tensor.extract %table[row,
+/// linalg.index last]` of a table defined outside it. The row index (its
+/// extract index 0) and the body's other ops are the caller's to match.
+struct TableExtract {
+  linalg::GenericOp generic;
+  tensor::ExtractOp extract;
+  linalg::IndexOp column;
+  Value table;
+};
+std::optional<TableExtract> matchTableExtract(Value v);
 
 /// The non-unit results of an indexing map over the operand `operandType`:
 /// the iteration dimension each non-unit operand dimension reads, or
