@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "posenc/Codegen/LinalgBuilders.h"
 #include "Patterns.h"
 
+#include "posenc/Codegen/LinalgBuilders.h"
 #include "posenc/IR/PosEncNumerics.h"
 #include "posenc/IR/PosEncOps.h"
 

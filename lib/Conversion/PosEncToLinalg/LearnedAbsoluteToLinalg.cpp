@@ -6,10 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "posenc/Codegen/ExtentChecks.h"
-#include "posenc/Codegen/LinalgBuilders.h"
 #include "Patterns.h"
 
+#include "posenc/Codegen/ExtentChecks.h"
+#include "posenc/Codegen/LinalgBuilders.h"
 #include "posenc/IR/PosEncOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
