@@ -203,7 +203,6 @@ Problem buildProblem(OpBuilder &b, Location loc, AttentionOp op,
   }
   p.sinks = op.getSinks();
   p.rotateKeysInKernel = op.getRopeAttr() && !schedule.prerotateKeys;
-  p.skipFutureKeys = hasCausalKeyBound(op);
   if (schedule.keyTables)
     std::tie(p.keyCos, p.keySin) = emitKeyTables(b, loc, p);
   return p;
@@ -280,7 +279,7 @@ SoftmaxState emitBlockKeys(OpBuilder &b, Location loc, const Problem &p,
         p.keysV);
   }
   Value end = limit;
-  if (p.skipFutureKeys) {
+  if (hasCausalKeyBound(p.op)) {
     Value rows = getValueOrCreateConstantIndexOp(b, loc, block.rows);
     end = emitVisibleKeyEnd(b, loc, end, block.qOffset, rows);
   }

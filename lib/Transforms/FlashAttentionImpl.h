@@ -42,8 +42,6 @@ struct Problem {
   /// applied), computed once and read by the key tiles' rotations; null when
   /// each tile computes its own rows.
   Value keyCos, keySin;
-  /// Key tiles past the last query position of a block can be skipped.
-  bool skipFutureKeys;
 };
 
 /// The per-(batch, kv head, query tile) inputs of the key loop.
