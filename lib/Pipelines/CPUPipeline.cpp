@@ -45,10 +45,12 @@ static void addTensorCodegen(OpPassManager &pm,
 }
 
 /// Buffers: destinations expanded so that the kernels write the caller's
-/// buffers in place, self-copies folded, temporaries freed.
+/// buffers in place, partial writes in the form upstream bufferizes
+/// correctly, self-copies folded, temporaries freed.
 static void addBufferization(OpPassManager &pm) {
   pm.addPass(createPosEncExpandDestinations());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addPass(createPosEncExpandPartialWrites());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

@@ -53,6 +53,7 @@ static bool isKernelTemporary(Value alloc) {
 static void addBufferization(OpPassManager &pm) {
   pm.addPass(createPosEncExpandDestinations());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addPass(createPosEncExpandPartialWrites());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =

@@ -1004,7 +1004,7 @@ class Harness:
                           [x for c in cases for x in c.inputs],
                           pipeline=opts.pipeline(),
                           threads=opts.threads, timeout=self.args.timeout * len(cases),
-                          log=log)
+                          extra=["--poison-allocations"], log=log)
             m = re.search(r"compiled @\S+ in ([0-9.]+) ms", log[0] if log else "")
             if m and float(m.group(1)) > 1000 * self.args.compile_limit:
                 return None, (f"compile took {float(m.group(1)) / 1000:.1f} s, more than "

@@ -446,6 +446,34 @@ def group_attention(run, rng):
         err = np.abs(got - expect)
         check(f"attention B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} Sk={Sk} causal={causal} rope={rope} "
               f"alibi={alibi} {align}", bool(np.all(err <= 2e-5)), f"max err {err.max():.3g}")
+    attention_pair(run, rng)
+
+
+def attention_pair(run, rng):
+    """Two attentions in one function (issue 21's D9): a decode-chunked one,
+    then a 1-key one whose zero accumulator CSE shares with the first's.
+    Upstream bufferization took the second's first row write for a full
+    overwrite and dropped the copy of the zeros (docs/testing.md D9); the
+    rows it then read were the first attention's freed scratch."""
+    shapes = [((1, 2, 4, 15), (1, 1, 4097, 15)), ((1, 9, 1, 40), (1, 3, 1, 40))]
+    inputs, types = [], []
+    for qs, ks in shapes:
+        inputs += [rng.uniform(-1, 1, s).astype(np.float32) for s in (qs, ks, ks)]
+        types += [tensor(s, "f32") for s in (qs, ks, ks)]
+    args = ", ".join(f"%{n}{i}: {types[3 * i + j]}"
+                     for i in range(2) for j, n in enumerate("qkv"))
+    module = (f"func.func @att({args}) -> ({types[0]}, {types[3]}) {{\n"
+              f"  %o0 = posenc.attention %q0, %k0, %v0 causal : {', '.join(types[:3])} -> {types[0]}\n"
+              f"  %o1 = posenc.attention %q1, %k1, %v1 : {', '.join(types[3:])} -> {types[3]}\n"
+              f"  return %o0, %o1 : {types[0]}, {types[3]}\n}}\n")
+    pipeline = ("posenc-cpu-pipeline{vector-width=4 block-elements=33 flash-attention=true "
+                "attention-query-tile=3 attention-key-tile=1 attention-vector-width=8}")
+    got = run(module, inputs, pipeline=pipeline)
+    for i, causal in enumerate((True, False)):
+        q, k, v = inputs[3 * i:3 * i + 3]
+        err = np.abs(got[i] - ref.attention(q, k, v, causal=causal))
+        check(f"attention pair op {i} causal={causal}", bool(np.all(err <= 2e-5)),
+              f"max err {err.max():.3g}")
 
 
 def rope_clause(D):
@@ -815,7 +843,7 @@ def main():
                 rejected += 1
                 print("GPU-REJECTED " + str(e).strip().splitlines()[-1])
         return pe.run(args.posenc_run, module, inputs, pipeline=pipeline or args.pipeline,
-                      threads=args.threads)
+                      threads=args.threads, extra=["--poison-allocations"])
 
     GROUPS[args.group](run, rng)
     if args.gpu_dry_run:

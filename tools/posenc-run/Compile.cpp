@@ -127,6 +127,7 @@ Expected<JitEntry> compile(ModuleOp module, func::FuncOp entry,
   std::function<llvm::orc::SymbolMap(llvm::orc::MangleAndInterner)> runtime;
   if (mode.forGPU)
     runtime = getGPURuntimeSymbols;
+  poisonKernelAllocations(poisonAllocations);
   Expected<JitEntry> jit =
       jitCompile(module, threads > 0 && !mode.forGPU, sharedLibs,
                  mode.dump ? StringRef(dumpLLVM) : StringRef(), runtime,

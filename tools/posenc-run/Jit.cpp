@@ -16,8 +16,10 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/TargetSelect.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <unistd.h>
 
 using namespace mlir;
@@ -74,11 +76,21 @@ EntryCall::EntryCall(PackedEntryFn fn, llvm::ArrayRef<BufferRef> buffers)
   std::_Exit(1);
 }
 
+static std::atomic<bool> poisonAllocations{false};
+
+void poisonKernelAllocations(bool enable) { poisonAllocations = enable; }
+
+static void *poison(void *block, size_t size) {
+  if (block && poisonAllocations.load(std::memory_order_relaxed))
+    std::memset(block, 0xFF, size);
+  return block;
+}
+
 static void *checkedMalloc(size_t size) {
   void *result = std::malloc(size);
   if (!result && size)
     failTemporaryAllocation(size);
-  return result;
+  return poison(result, size);
 }
 
 static void *checkedCalloc(size_t count, size_t size) {
@@ -99,7 +111,7 @@ static void *checkedAlignedAlloc(size_t alignment, size_t size) {
   void *result = std::aligned_alloc(alignment, size);
   if (!result && size)
     failTemporaryAllocation(size);
-  return result;
+  return poison(result, size);
 }
 
 /// Definitions in the main JITDylib win over the process's symbols, which the

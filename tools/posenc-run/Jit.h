@@ -44,6 +44,12 @@ jitCompile(mlir::ModuleOp lowered, bool needOpenMP,
                extraSymbols = nullptr,
            bool initialize = true);
 
+/// From now on, every block the kernel gets from malloc or aligned_alloc is
+/// filled with 0xFF bytes first (NaN as a float, -1 as an integer): a kernel
+/// that reads memory it did not write then gives a visibly wrong result,
+/// whatever the allocator happens to return (calloc stays zero).
+void poisonKernelAllocations(bool enable);
+
 /// A C-order buffer passed to the entry.
 struct BufferRef {
   void *data;

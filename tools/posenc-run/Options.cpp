@@ -38,6 +38,12 @@ cl::opt<bool> writableInputs(
     cl::desc("Let bufferization reuse input buffers in place; inputs are "
              "restored before every call, outside the timing"),
     cl::cat(runCategory));
+cl::opt<bool> poisonAllocations(
+    "poison-allocations",
+    cl::desc("Fill every buffer the kernel allocates with 0xFF bytes (NaN "
+             "floats, -1 integers) before the kernel sees it, so that a read "
+             "of memory it never wrote shows in the results"),
+    cl::cat(runCategory));
 cl::list<std::string> outputSpecs("output",
                                   cl::desc("Write result IDX to a .npy file"),
                                   cl::value_desc("idx=path"),

@@ -26,6 +26,7 @@ extern cl::list<std::string> inputList;
 extern cl::opt<uint64_t> seed;
 extern cl::opt<uint64_t> intMax;
 extern cl::opt<bool> writableInputs;
+extern cl::opt<bool> poisonAllocations;
 extern cl::list<std::string> outputSpecs;
 extern cl::opt<std::string> outputsDir;
 extern cl::opt<bool> printOutput;

@@ -233,6 +233,34 @@ def PosEncLowerI1VectorMemory
   ];
 }
 
+def PosEncExpandPartialWrites : Pass<"posenc-expand-partial-writes"> {
+  let summary = "Give vector.transfer_writes that cover part of a tensor the "
+                "full-rank form that one-shot-bufferize reads correctly";
+  let description = [{
+    Upstream's bufferization model of `vector.transfer_write` (MLIR 22)
+    decides that a write at constant-zero indices without a mask overwrites
+    its whole tensor when every tensor dimension is at most the vector
+    dimension it is paired with, pairing the two shapes *by position*. A
+    rank-reducing or permuted write does not write what that pairing
+    assumes: `vector<8xf32>` written at `[0, 0]` of `tensor<3x40xf32>` fills
+    one row, yet counts as a full overwrite (3 <= 8). When such a write
+    bufferizes out of place, one-shot-bufferize then allocates the new
+    buffer without copying the old contents: the other rows are read
+    uninitialized, silently (docs/upstream-transfer-write-overwrite.md holds
+    a reduced reproducer).
+
+    This pass rewrites exactly those writes, the ones upstream counts as a
+    full overwrite that leave part of the tensor unwritten, into the
+    equivalent write of a full-rank vector with the identity permutation
+    map (`vector.transpose` where the map permutes, `vector.shape_cast` to
+    insert the unit dimensions): upstream's check is exact on that form.
+    Writes that really cover their tensor, and all other ops, are left
+    alone. Run it just before `one-shot-bufferize`, after the last
+    canonicalization (which folds the shape_cast back).
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect"];
+}
+
 def PosEncTileAttention : Pass<"posenc-tile-attention"> {
   let summary = "Lower posenc.attention to a flash-attention loop nest on "
                 "tensors";
