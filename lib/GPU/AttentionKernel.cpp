@@ -264,18 +264,19 @@ scf::ForOp emitKeyTiles(OpBuilder &b, Location loc, const Kernel &kn, Value r,
   const KernelShape &s = kn.s;
   AttentionOp op = kn.op;
   bool rope = static_cast<bool>(op.getRopeAttr());
-  Value end = kn.sk;
-  if (hasCausalKeyBound(op)) {
+  Value begin = cIdx(b, loc, 0), end = kn.sk;
+  if (hasVisibleKeyRange(op)) {
     Value rows =
         arith::MinSIOp::create(b, loc, cIdx(b, loc, s.queryTile),
                                arith::SubIOp::create(b, loc, kn.sq, kn.qStart));
     Value first = kn.qShift
                       ? arith::AddIOp::create(b, loc, kn.qStart, kn.qShift)
                       : kn.qStart;
-    end = emitVisibleKeyEnd(b, loc, end, first, rows);
+    std::tie(begin, end) = emitVisibleKeyRange(
+        b, loc, LogitRule::get(op), begin, end, first, rows, s.keyTile);
   }
   return scf::ForOp::create(
-      b, loc, cIdx(b, loc, 0), end, cIdx(b, loc, s.keyTile), state,
+      b, loc, begin, end, cIdx(b, loc, s.keyTile), state,
       [&](OpBuilder &nb, Location nloc, Value kt, ValueRange iter) {
         // The previous tile's readers are done before it is overwritten.
         gpu::BarrierOp::create(nb, nloc);

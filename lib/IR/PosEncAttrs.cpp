@@ -274,6 +274,23 @@ LogicalResult AlibiSlopesAttr::verify(EmitErrorFn emitError, int64_t numHeads,
   return success();
 }
 
+LogicalResult WindowAttr::verify(EmitErrorFn emitError, int64_t left,
+                                 std::optional<int64_t> right) {
+  // An extent of 0 is the query alone (HF's sliding_window = 1).
+  if (left < 0)
+    return emitError() << "'left' must be >= 0, got " << left;
+  if (right && *right < 0)
+    return emitError() << "'right' must be >= 0, got " << *right;
+  return success();
+}
+
+LogicalResult QueryTemperatureAttr::verify(EmitErrorFn emitError,
+                                           Real floorScale, Real attnScale) {
+  return failure(
+      failed(checkPositive(emitError, "floor_scale", floorScale)) ||
+      failed(checkFinite(emitError, "attn_scale", std::optional(attnScale))));
+}
+
 LogicalResult mlir::posenc::checkRotaryDim(EmitErrorFn emitError,
                                            int64_t rotaryDim) {
   // Pairs (i, i + d/2) or (2i, 2i+1) need an even count of rotated channels.

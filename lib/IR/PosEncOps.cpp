@@ -47,12 +47,16 @@ static void printSlopeSource(OpAsmPrinter &printer, Operation *,
 }
 
 /// `<layout = half_split, rotary_dim = 64>`: the attribute kind is implied.
-static ParseResult parseRopeConfig(OpAsmParser &parser, RopeAttr &rope) {
-  return parser.parseCustomAttributeWithFallback(rope);
+/// A posenc attribute in an op clause, written without its `#posenc.name`
+/// prefix (accepted with it too).
+template <typename AttrT>
+static ParseResult parseClauseAttr(OpAsmParser &parser, AttrT &attr) {
+  return parser.parseCustomAttributeWithFallback(attr);
 }
 
-static void printRopeConfig(OpAsmPrinter &printer, Operation *, RopeAttr rope) {
-  printer.printStrippedAttrOrType(rope);
+template <typename AttrT>
+static void printClauseAttr(OpAsmPrinter &printer, Operation *, AttrT attr) {
+  printer.printStrippedAttrOrType(attr);
 }
 
 #define GET_OP_CLASSES
@@ -561,6 +565,14 @@ LogicalResult AttentionOp::verify() {
     double s = scale->convertToDouble();
     if (!std::isfinite(s) || s <= 0.0)
       return emitOpError("scale must be finite and > 0, got ") << s;
+  }
+
+  if (std::optional<int64_t> chunk = getChunkSize(); chunk && *chunk <= 0)
+    return emitOpError("chunk_size must be > 0, got ") << *chunk;
+  if (std::optional<APFloat> cap = getSoftcap()) {
+    double c = cap->convertToDouble();
+    if (!std::isfinite(c) || c <= 0.0)
+      return emitOpError("softcap must be finite and > 0, got ") << c;
   }
 
   if (RopeAttr rope = getRopeAttr()) {

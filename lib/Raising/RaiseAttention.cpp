@@ -358,8 +358,10 @@ Value buildAttention(PatternRewriter &rewriter, linalg::BatchMatmulOp pv,
   }
   auto attention = AttentionOp::create(
       rewriter, loc, resultType, m.q, k, vHeads, Value(), Value(), alibiSlopes,
-      Value(), Value(), m.sinks, scaleAttr, m.terms.causal, nullptr,
-      alibiConfig, form, alignment);
+      Value(), Value(), m.sinks, scaleAttr, m.terms.causal,
+      /*window=*/nullptr, /*chunk_size=*/nullptr, /*softcap=*/nullptr,
+      /*query_temperature=*/nullptr, /*rope=*/nullptr, alibiConfig, form,
+      alignment);
   return tensor::CollapseShapeOp::create(
       rewriter, loc, pv.getResult(0).getType(), attention,
       SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});

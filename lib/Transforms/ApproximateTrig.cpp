@@ -34,9 +34,11 @@ struct PosEncApproximateTrigPass
     // every op: the polynomial's own range reduction loses accuracy on large
     // arguments (1e-5 absolute at |x| ~ 2000).
     auto reduced = posenc::PosEncDialect::ReducedAngleAttrHelper(&getContext());
+    auto softcap = posenc::PosEncDialect::SoftcapTanhAttrHelper(&getContext());
     SmallVector<Operation *> targets;
     getOperation()->walk([&](Operation *op) {
-      if (exp && isa<math::ExpOp>(op)) {
+      if ((exp && isa<math::ExpOp>(op)) ||
+          (tanh && isa<math::TanhOp>(op) && softcap.isAttrPresent(op))) {
         targets.push_back(op);
         return;
       }
@@ -47,7 +49,7 @@ struct PosEncApproximateTrigPass
       else
         LDBG() << "left exact (angle not reduced to [-pi, pi]): " << *op;
     });
-    LDBG() << targets.size() << " sin/cos/exp to approximate (f32 only)";
+    LDBG() << targets.size() << " sin/cos/exp/tanh to approximate (f32 only)";
     if (targets.empty())
       return;
     RewritePatternSet patterns(&getContext());
@@ -55,7 +57,8 @@ struct PosEncApproximateTrigPass
     populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
       return name == math::SinOp::getOperationName() ||
              name == math::CosOp::getOperationName() ||
-             name == math::ExpOp::getOperationName();
+             name == math::ExpOp::getOperationName() ||
+             name == math::TanhOp::getOperationName();
     });
     (void)applyOpPatternsGreedily(targets, std::move(patterns));
   }

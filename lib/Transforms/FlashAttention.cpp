@@ -261,8 +261,8 @@ QueryBlock buildQueryBlock(OpBuilder &b, Location loc, const Problem &p,
 }
 
 /// The online softmax of one forall iteration's block over its keys: those
-/// of its chunk (`chunk`, with split keys), none past its last query
-/// position when causal.
+/// of its chunk (`chunk`, with split keys), narrowed to the range its
+/// positional masks (causal, window, attention chunks) can let through.
 SoftmaxState emitBlockKeys(OpBuilder &b, Location loc, const Problem &p,
                            const FlashSchedule &schedule,
                            const QueryBlock &block, Value chunk,
@@ -279,9 +279,11 @@ SoftmaxState emitBlockKeys(OpBuilder &b, Location loc, const Problem &p,
         p.keysV);
   }
   Value end = limit;
-  if (hasCausalKeyBound(p.op)) {
+  if (hasVisibleKeyRange(p.op)) {
     Value rows = getValueOrCreateConstantIndexOp(b, loc, block.rows);
-    end = emitVisibleKeyEnd(b, loc, end, block.qOffset, rows);
+    std::tie(begin, end) =
+        emitVisibleKeyRange(b, loc, LogitRule::get(p.op), begin, end,
+                            block.qOffset, rows, schedule.keyTile.tile);
   }
   if (schedule.dotLanes)
     return emitDotKeyLoop(b, loc, p, block, begin, end, limit, schedule.keyTile,

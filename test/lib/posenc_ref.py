@@ -525,7 +525,10 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
               alibi_form: str = "symmetric", alignment: str = "bottom_right",
               q_positions: Optional[np.ndarray] = None,
               k_positions: Optional[np.ndarray] = None, extra_logit_scale: float = 1.0,
-              masked_row: str = "zero", sinks: Optional[np.ndarray] = None) -> np.ndarray:
+              masked_row: str = "zero", sinks: Optional[np.ndarray] = None,
+              window: Optional[Tuple[int, Optional[int]]] = None,
+              chunk_size: Optional[int] = None, softcap: Optional[float] = None,
+              temperature: Optional[Tuple[float, float]] = None) -> np.ndarray:
     """Reference attention of spec §5, all in fp64.
 
     q [B,Hq,Sq,D], k [B,Hkv,Sk,D], v [B,Hkv,Sk,Dv] -> [B,Hq,Sq,Dv]; GQA: head h reads
@@ -540,6 +543,14 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
     (it has no value row). A fully masked row then puts all its weight on the
     sink and yields zeros under either ``masked_row`` (as HF does), unless its
     sink is -inf too.
+    Issue 23's positional terms, on positions: ``window`` (left, right or None)
+    hides keys with k_pos < q_pos - left or k_pos > q_pos + right (inclusive
+    extents; HF's causal ``sliding_window`` W is left = W - 1); ``chunk_size``
+    C hides keys with floor(k_pos / C) != floor(q_pos / C) (Llama 4);
+    ``softcap`` c maps the scaled logit s to c * tanh(s / c) before ALiBi
+    and the masks (Gemma 2); ``temperature`` (floor_scale f, attn_scale a)
+    multiplies the logits of query position p by log(floor((p + 1) / f) + 1)
+    * a + 1 (Llama 4's attn_temperature_tuning).
     """
     q = np.asarray(q, dtype=F64)
     k = np.asarray(k, dtype=F64)
@@ -562,14 +573,27 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
     if scale is None:
         scale = 1.0 / math.sqrt(D)               # spec §5: default 1/sqrt(D)
     logits = np.einsum("bhqd,bhkd->bhqk", q, kk) * scale * extra_logit_scale  # spec §5
+    qpb = np.broadcast_to(qp, (B, Sq))[:, None, :, None]
+    kpb = np.broadcast_to(kp, (B, Sk))[:, None, None, :]
+    if temperature is not None:                  # Llama 4: q *= log1p(floor((p+1)/f)) * a + 1
+        f, a = temperature
+        logits = logits * (np.log1p(np.floor((qpb.astype(F64) + 1.0) / f)) * a + 1.0)
+    if softcap is not None:                      # Gemma 2: after scaling, before the mask
+        logits = softcap * np.tanh(logits / softcap)
     if alibi_slopes is not None:                 # spec §3.2: added after scaling
         logits = logits + alibi_bias(alibi_slopes, Sq, Sk, alibi_form, alignment, qp, kp,
                                      batch=B)
+    mask = np.zeros(np.broadcast_shapes(qpb.shape, kpb.shape), dtype=bool)
     if causal:
-        qpb = np.broadcast_to(qp, (B, Sq))
-        kpb = np.broadcast_to(kp, (B, Sk))
-        mask = kpb[:, None, None, :] > qpb[:, None, :, None]  # spec §5: k_pos > q_pos -> -inf
-        logits = np.where(mask, -np.inf, logits)
+        mask |= kpb > qpb                        # spec §5: k_pos > q_pos -> -inf
+    if window is not None:
+        left, right = window
+        mask |= kpb < qpb - left
+        if right is not None:
+            mask |= kpb > qpb + right
+    if chunk_size is not None:
+        mask |= (kpb // chunk_size) != (qpb // chunk_size)
+    logits = np.where(mask, -np.inf, logits)
     if sinks is not None:                        # gpt-oss: cat([logits, sink]) over keys
         sk_col = np.broadcast_to(np.asarray(sinks, dtype=F64).reshape(1, Hq, 1, 1),
                                  (B, Hq, Sq, 1))

@@ -6,7 +6,7 @@
 // attention sink, the normalised output, the keys a block of queries can see,
 // and the rotation of Q and K. The reference lowering, the CPU flash kernel,
 // its decode dot-product loop and the GPU kernel all call these, so a change
-// to the rule (sliding windows, soft-capping) is one edit.
+// to the rule (sliding windows, chunks, soft-capping) is one edit.
 //
 // Emitters work on scalars and on vectors of them alike (the decode loop
 // computes a vector of keys' logits at once).
@@ -20,6 +20,7 @@
 
 #include "mlir/IR/Builders.h"
 
+#include <optional>
 #include <utility>
 
 namespace mlir {
@@ -40,26 +41,40 @@ Value f32ConstLike(OpBuilder &b, Location loc, Type type, float v);
 // Logits
 //===----------------------------------------------------------------------===//
 
-/// What decides a logit beyond its score: the op's scale, whether it is
-/// causal and its ALiBi form.
+/// What decides a logit beyond its score: the op's scale, its query
+/// temperature and soft-cap, its ALiBi form and its positional masks
+/// (causal, sliding window, chunks).
 struct LogitRule {
   float scale;
   bool causal;
   AlibiForm alibiForm;
+  /// The window's inclusive extents (`windowRight` only with `windowLeft`).
+  std::optional<int64_t> windowLeft, windowRight;
+  std::optional<int64_t> chunk;
+  std::optional<float> softcap;
+  /// Llama 4's temperature tuning: floor_scale, attn_scale.
+  std::optional<std::pair<float, float>> temperature;
 
   static LogitRule get(AttentionOp op);
 
+  /// Whether some key is masked by position (causal, window or chunk).
+  bool hasPositionalMask() const { return causal || windowLeft || chunk; }
+
   /// Whether a logit reads the query and key positions (with ALiBi slopes
   /// when `alibi`).
-  bool needsPositions(bool alibi) const { return causal || alibi; }
+  bool needsPositions(bool alibi) const {
+    return hasPositionalMask() || alibi || temperature;
+  }
 };
 
 /// The logit of (query, key) pairs from their scores (f32, scalar or
-/// vector): `score * scale + alibi(slope, qPos, kPos)` (with `slope`), -inf
-/// for future keys when causal (`kPos > qPos`) and where `outside` (i1 of the
-/// score's shape, may be null: keys past the end of a tile). `qPos` and
-/// `kPos` are i64 (of the score's shape) and may be null when the rule needs
-/// no positions.
+/// vector): `score * scale`, times the query temperature, soft-capped, plus
+/// `alibi(slope, qPos, kPos)` (with `slope`); -inf for keys the positional
+/// masks hide (future keys when causal, keys outside the window or the
+/// query's chunk) and where `outside` (i1 of the score's shape, may be null:
+/// keys past the end of a tile). `qPos` and `kPos` are i64 (of the score's
+/// shape) and may be null when the rule needs no positions; a `qPos` that is
+/// a vector.broadcast has its own terms computed on the scalar.
 Value emitAttentionLogit(OpBuilder &b, Location loc, const LogitRule &rule,
                          Value score, Value slope, Value qPos, Value kPos,
                          Value outside = Value());
@@ -92,15 +107,23 @@ Value emitNormalizedOutput(OpBuilder &b, Location loc, Value acc, Value sum,
 Value emitQueryShift(OpBuilder &b, Location loc, Alignment alignment,
                      OpFoldResult queries, OpFoldResult keys);
 
-/// Whether the keys a query sees end at its position: causal with default
-/// query and key positions (a block's loop over keys can stop there).
-bool hasCausalKeyBound(AttentionOp op);
+/// Whether the keys a block of queries sees form a range that a key loop
+/// can be bounded to: a positional mask (causal, window, chunk) with default
+/// query and key positions, so that key positions are key indices.
+bool hasVisibleKeyRange(AttentionOp op);
 
-/// The end of the keys that a block of `rows` queries, the first at position
-/// `firstQuery`, sees under hasCausalKeyBound: `min(end, firstQuery + rows)`
-/// (index).
-Value emitVisibleKeyEnd(OpBuilder &b, Location loc, Value end, Value firstQuery,
-                        Value rows);
+/// Narrows the keys [begin, end) a block of `rows` queries, the first at
+/// position `firstQuery` (index), loops over to those its positional masks
+/// can let through (under hasVisibleKeyRange): past the causal bound or the
+/// window's right edge, before the window's left edge or outside the chunks
+/// of the block's queries. `begin` is rounded down to a multiple of `align`
+/// (the loop's full key tiles stay inside the keys); the keys of the range
+/// that a row must not see are still masked by the logit rule. The range
+/// may be empty (begin >= end).
+std::pair<Value, Value> emitVisibleKeyRange(OpBuilder &b, Location loc,
+                                            const LogitRule &rule, Value begin,
+                                            Value end, Value firstQuery,
+                                            Value rows, int64_t align);
 
 //===----------------------------------------------------------------------===//
 // RoPE

@@ -237,4 +237,48 @@ def PosEnc_RopeAttr : PosEnc_Attr<"Rope", "rope"> {
   let genVerifyDecl = 1;
 }
 
+def PosEnc_WindowAttr : PosEnc_Attr<"Window", "window"> {
+  let summary = "sliding window of posenc.attention, in positions";
+  let description = [{
+    A query at position `q` sees keys at positions `k` with
+    `q - left <= k <= q + right` (inclusive extents, as FlashAttention's
+    `window_size = (left, right)`); without `right` the window is open to the
+    right (a causal attention closes it at `q`). HF transformers'
+    `sliding_window = W` of a causal model (a query sees `k > q - W`, `W`
+    keys with itself; Mistral, Gemma 2/3, gpt-oss, Qwen2) is `left = W - 1`.
+    docs/numerics.md lists each framework's convention.
+
+    ```mlir
+    #posenc.window<left = 4095>
+    #posenc.window<left = 64, right = 64>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$left,
+    OptionalParameter<"std::optional<int64_t>", "keys after the query">:$right);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def PosEnc_QueryTemperatureAttr
+    : PosEnc_Attr<"QueryTemperature", "query_temperature"> {
+  let summary = "Llama 4's attention temperature tuning of the queries";
+  let description = [{
+    The logits of a query at position `q` are multiplied by
+    `log(floor((q + 1) / floor_scale) + 1) * attn_scale + 1` (HF
+    transformers' and vLLM's `Llama4TextAttention` on its NoPE layers,
+    `attn_temperature_tuning`; HF scales the query itself, which is the same
+    up to rounding).
+
+    ```mlir
+    #posenc.query_temperature<floor_scale = 8192.0, attn_scale = 0.1>
+    ```
+  }];
+  let parameters = (ins
+    PosEnc_F64Param<"", "positions per temperature step, > 0">:$floor_scale,
+    PosEnc_F64Param<"", "slope of the log temperature, finite">:$attn_scale);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // POSENC_IR_POSENCATTRS_TD

@@ -37,7 +37,11 @@ def PosEnc_Dialect : Dialect {
   // `posenc.reduced_angle` on a math.sin/math.cos: its operand is an angle
   // the lowering reduced to [-pi, pi] (in f64), so that the short polynomial
   // of posenc-approximate-trig is accurate on it.
-  let discardableAttrs = (ins "::mlir::UnitAttr":$reduced_angle);
+  // `posenc.softcap_tanh` on a math.tanh: the soft-capping of a
+  // posenc.attention logit, which posenc-approximate-trig{tanh} replaces by
+  // its polynomial (user tanh, e.g. in GELU, keeps libm's unless asked).
+  let discardableAttrs = (ins "::mlir::UnitAttr":$reduced_angle,
+                              "::mlir::UnitAttr":$softcap_tanh);
 }
 
 // Base class of posenc ops: every op has a verifier.

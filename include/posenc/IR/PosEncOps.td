@@ -275,13 +275,30 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
     ```
     q_pos = q_positions or (i + Sk - Sq | i per `alignment`); k_pos = k_positions or j
     q, k  <- RoPE(q, q_pos), RoPE(k, k_pos)        if `rope` (inv_freq, attention_factor)
-    s     = (q . k) * scale + alibi(q_pos, k_pos)  scale defaults to 1/sqrt(D)
+    t     = log(floor((q_pos + 1) / f) + 1) * a + 1   if `query_temperature`
+    s     = (q . k) * scale * t                    scale defaults to 1/sqrt(D)
+    s     = softcap * tanh(s / softcap)            if `softcap`
+    s     = s + alibi(q_pos, k_pos)
     s     = -inf where k_pos > q_pos               if `causal`
+    s     = -inf where k_pos < q_pos - left        if `window`
+            or k_pos > q_pos + right               (`right` given)
+    s     = -inf where floor(k_pos / chunk_size)   if `chunk_size`
+                    != floor(q_pos / chunk_size)
     out   = softmax(s) @ v                         without `sinks`
     out_i = sum_j p_ij v_j,                        with `sinks` (query head h):
             p_ij = exp(s_ij - m) / (exp(sinks[h] - m) + sum_j exp(s_ij - m)),
             m    = max(sinks[h], max_j s_ij)
     ```
+
+    The masks are positional: `window` (`#posenc.window`, inclusive extents
+    `left`/`right` in positions; a local attention such as Mistral's or
+    Gemma 2's), `chunk_size` (Llama 4's chunked attention: a query sees only
+    the keys of its own chunk of positions; floor division, so negative
+    positions form chunks too) and `causal` combine, and with KV-cache
+    offsets, decode and explicit positions they apply to positions, not
+    indices. `softcap` (> 0, finite) is Gemma 2's logit soft-capping, after
+    the scale and before ALiBi and the masks. `query_temperature` is Llama
+    4's temperature tuning (`#posenc.query_temperature`).
 
     ALiBi slopes come from `alibi = #posenc.alibi_slopes<...>` or an
     `alibi_slopes` operand of shape `[Hq]`, with `alibi_form` as in
@@ -313,6 +330,10 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
     Optional<1DTensorOf<[F32]>>:$sinks,
     OptionalAttr<F64Attr>:$scale,
     UnitAttr:$causal,
+    OptionalAttr<PosEnc_WindowAttr>:$window,
+    OptionalAttr<I64Attr>:$chunk_size,
+    OptionalAttr<F64Attr>:$softcap,
+    OptionalAttr<PosEnc_QueryTemperatureAttr>:$query_temperature,
     OptionalAttr<PosEnc_RopeAttr>:$rope,
     OptionalAttr<PosEnc_AlibiSlopesAttr>:$alibi,
     DefaultValuedAttr<PosEnc_AlibiFormAttr, "AlibiForm::symmetric">:$alibi_form,
@@ -322,7 +343,11 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
     $query `,` $key `,` $value
     oilist(`scale` `(` $scale `)`
          | `causal` $causal
-         | `rope` `(` custom<RopeConfig>($rope) `,` $inv_freq `:` type($inv_freq)
+         | `window` `(` custom<ClauseAttr>($window) `)`
+         | `chunk_size` `(` $chunk_size `)`
+         | `softcap` `(` $softcap `)`
+         | `query_temperature` `(` custom<ClauseAttr>($query_temperature) `)`
+         | `rope` `(` custom<ClauseAttr>($rope) `,` $inv_freq `:` type($inv_freq)
                   (`,` $attention_factor^)? `)`
          | `alibi` `(` custom<SlopeSource>($alibi, $alibi_slopes,
                                          type($alibi_slopes)) `)`

@@ -112,8 +112,13 @@ def PosEncApproximateTrig : Pass<"posenc-approximate-trig"> {
     With `exp`, f32 `math.exp` is rewritten too (the softmax of the attention
     kernel: one vector exp per score instead of one libm call per lane).
     Upstream's exp approximation reduces its argument exactly (x = k ln2 + r)
-    and is accurate to a few ulps over the whole f32 range. Other math ops and
-    element types are never touched.
+    and is accurate to a few ulps over the whole f32 range.
+
+    With `tanh` (the default), f32 `math.tanh` marked `posenc.softcap_tanh`
+    (the soft-capping `cap * tanh(s / cap)` of posenc.attention) becomes
+    upstream's rational approximation (clamped at |x| ~ 7.9, where tanh is 1
+    in f32); user tanh (GELU) is left to libm. Other math ops and element
+    types are never touched.
   }];
   let options = [
     Option<"all", "all", "bool", /*default=*/"false",
@@ -122,7 +127,10 @@ def PosEncApproximateTrig : Pass<"posenc-approximate-trig"> {
     Option<"trig", "trig", "bool", /*default=*/"true",
            "Approximate the marked f32 sin/cos (false: exp only)">,
     Option<"exp", "exp", "bool", /*default=*/"false",
-           "Also approximate f32 math.exp">
+           "Also approximate f32 math.exp">,
+    Option<"tanh", "tanh", "bool", /*default=*/"true",
+           "Approximate the f32 math.tanh of posenc.attention's soft-capping "
+           "(marked posenc.softcap_tanh)">
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -86,7 +86,9 @@ static Value emitAlibiAttention(OpBuilder &b, Location loc,
       b, loc, sig.outType, sig.q, sig.k, sig.v, /*inv_freq=*/Value(),
       /*attention_factor=*/Value(), /*alibi_slopes=*/Value(), sig.positions,
       sig.positions, sig.sinks, sig.scale, /*causal=*/true,
-      /*rope=*/RopeAttr(), cfg.alibi, AlibiForm::key_linear);
+      /*window=*/nullptr, /*chunk_size=*/nullptr, /*softcap=*/nullptr,
+      /*query_temperature=*/nullptr, /*rope=*/RopeAttr(), cfg.alibi,
+      AlibiForm::key_linear);
 }
 
 static Value emitRopeAttention(OpBuilder &b, Location loc,
@@ -120,6 +122,8 @@ static Value emitRopeAttention(OpBuilder &b, Location loc,
       b, loc, sig.outType, q, k, sig.v, freqs.getInvFreq(),
       freqs.getAttentionFactor(), /*alibi_slopes=*/Value(), sig.positions,
       sig.positions, sig.sinks, sig.scale, /*causal=*/true,
+      /*window=*/nullptr, /*chunk_size=*/nullptr, /*softcap=*/nullptr,
+      /*query_temperature=*/nullptr,
       RopeAttr::get(b.getContext(), cfg.layout, cfg.rotaryDim),
       /*alibi=*/nullptr);
 }
