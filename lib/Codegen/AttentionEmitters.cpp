@@ -248,8 +248,10 @@ mlir::posenc::emitVisibleKeyRange(OpBuilder &b, Location loc,
   auto add = [&](Value x, int64_t v) -> Value {
     return arith::AddIOp::create(b, loc, x, index(v));
   };
-  Value lastQuery = arith::SubIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, firstQuery, rows), index(1));
+  Value pastLast = arith::AddIOp::create(b, loc, firstQuery, rows);
+  Value lastQuery;
+  if (rule.windowRight || rule.chunk)
+    lastQuery = arith::SubIOp::create(b, loc, pastLast, index(1));
   auto raiseBegin = [&](Value first) {
     begin = arith::MaxSIOp::create(b, loc, begin, first);
   };
@@ -257,7 +259,7 @@ mlir::posenc::emitVisibleKeyRange(OpBuilder &b, Location loc,
     end = arith::MinSIOp::create(b, loc, end, past);
   };
   if (rule.causal)
-    lowerEnd(add(lastQuery, 1));
+    lowerEnd(pastLast);
   if (rule.windowLeft)
     raiseBegin(add(firstQuery, -*rule.windowLeft));
   if (rule.windowRight)
@@ -273,7 +275,7 @@ mlir::posenc::emitVisibleKeyRange(OpBuilder &b, Location loc,
   }
   // Rounded down: begin is at least the caller's (>= 0), so a truncating
   // division floors.
-  if (align > 1)
+  if (align > 1 && (rule.windowLeft || rule.chunk))
     begin = arith::MulIOp::create(
         b, loc, arith::DivSIOp::create(b, loc, begin, index(align)),
         index(align));

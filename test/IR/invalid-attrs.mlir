@@ -196,3 +196,29 @@ func.func @yarn_context_ratio_without_max() attributes {s = #posenc.yarn<factor 
 
 // expected-error @+1 {{'max_position_embeddings' must be > 0, got 0}}
 func.func @yarn_zero_max() attributes {s = #posenc.yarn<factor = 4.0, original_max_position_embeddings = 4096, factor_rule = context_ratio, max_position_embeddings = 0>} { return }
+
+// -----
+
+// A window's extents are inclusive key counts around the query: >= 0.
+// expected-error @+1 {{'left' must be >= 0, got -1}}
+func.func @window_negative_left() attributes {w = #posenc.window<left = -1>} { return }
+
+// -----
+
+// expected-error @+1 {{'right' must be >= 0, got -3}}
+func.func @window_negative_right() attributes {w = #posenc.window<left = 4, right = -3>} { return }
+
+// -----
+
+// expected-error @+1 {{'floor_scale' must be finite and > 0, got 0}}
+func.func @temperature_zero_floor() attributes {t = #posenc.query_temperature<floor_scale = 0.0, attn_scale = 0.1>} { return }
+
+// -----
+
+// expected-error @+1 {{'floor_scale' must be finite and > 0, got INF}}
+func.func @temperature_inf_floor() attributes {t = #posenc.query_temperature<floor_scale = 0x7FF0000000000000, attn_scale = 0.1>} { return }
+
+// -----
+
+// expected-error @+1 {{'attn_scale' must be finite}}
+func.func @temperature_nan_scale() attributes {t = #posenc.query_temperature<floor_scale = 8192.0, attn_scale = 0x7FF8000000000000>} { return }

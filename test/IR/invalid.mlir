@@ -809,3 +809,59 @@ func.func @attention_sinks_type(%q: tensor<1x8x16x64xbf16>, %s: tensor<8xbf16>) 
   %0 = posenc.attention %q, %q, %q sinks(%s : tensor<8xbf16>) : tensor<1x8x16x64xbf16>, tensor<1x8x16x64xbf16>, tensor<1x8x16x64xbf16> -> tensor<1x8x16x64xbf16>
   return
 }
+
+// -----
+
+func.func @attention_chunk_zero(%q: tensor<1x8x16x64xf32>, %k: tensor<1x2x16x64xf32>) {
+  // expected-error @+1 {{'posenc.attention' op chunk_size must be > 0, got 0}}
+  %0 = posenc.attention %q, %k, %k causal chunk_size(0) : tensor<1x8x16x64xf32>, tensor<1x2x16x64xf32>, tensor<1x2x16x64xf32> -> tensor<1x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_chunk_negative(%q: tensor<1x8x16x64xf32>, %k: tensor<1x2x16x64xf32>) {
+  // expected-error @+1 {{'posenc.attention' op chunk_size must be > 0, got -8192}}
+  %0 = posenc.attention %q, %k, %k causal chunk_size(-8192) : tensor<1x8x16x64xf32>, tensor<1x2x16x64xf32>, tensor<1x2x16x64xf32> -> tensor<1x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_softcap_zero(%q: tensor<1x8x16x64xf32>, %k: tensor<1x2x16x64xf32>) {
+  // expected-error @+1 {{'posenc.attention' op softcap must be finite and > 0, got 0}}
+  %0 = posenc.attention %q, %k, %k softcap(0.0) : tensor<1x8x16x64xf32>, tensor<1x2x16x64xf32>, tensor<1x2x16x64xf32> -> tensor<1x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_softcap_negative(%q: tensor<1x8x16x64xf32>, %k: tensor<1x2x16x64xf32>) {
+  // expected-error @+1 {{'posenc.attention' op softcap must be finite and > 0, got -5.000000e+01}}
+  %0 = posenc.attention %q, %k, %k softcap(-50.0) : tensor<1x8x16x64xf32>, tensor<1x2x16x64xf32>, tensor<1x2x16x64xf32> -> tensor<1x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_softcap_inf(%q: tensor<1x8x16x64xf32>, %k: tensor<1x2x16x64xf32>) {
+  // expected-error @+1 {{'posenc.attention' op softcap must be finite and > 0, got INF}}
+  %0 = posenc.attention %q, %k, %k softcap(0x7FF0000000000000) : tensor<1x8x16x64xf32>, tensor<1x2x16x64xf32>, tensor<1x2x16x64xf32> -> tensor<1x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_softcap_nan(%q: tensor<1x8x16x64xf32>, %k: tensor<1x2x16x64xf32>) {
+  // expected-error @+1 {{'posenc.attention' op softcap must be finite and > 0, got nan}}
+  %0 = posenc.attention %q, %k, %k softcap(0x7FF8000000000000) : tensor<1x8x16x64xf32>, tensor<1x2x16x64xf32>, tensor<1x2x16x64xf32> -> tensor<1x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_window_negative(%q: tensor<1x8x16x64xf32>, %k: tensor<1x2x16x64xf32>) {
+  // expected-error @+1 {{'left' must be >= 0, got -1}}
+  %0 = posenc.attention %q, %k, %k causal window(<left = -1>) : tensor<1x8x16x64xf32>, tensor<1x2x16x64xf32>, tensor<1x2x16x64xf32> -> tensor<1x8x16x64xf32>
+  return
+}

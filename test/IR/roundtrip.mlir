@@ -120,5 +120,16 @@ func.func @attention(%q: tensor<1x32x?x128xf32>, %k: tensor<1x8x?x128xf32>,
   // gpt-oss: attention sinks, one logit per query head.
   // CHECK: posenc.attention %{{.*}}, %{{.*}}, %{{.*}} causal rope(<layout = half_split, rotary_dim = 128>, %{{.*}} : tensor<64xf32>) sinks(%{{.*}} : tensor<32xf32>) : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
   %5 = posenc.attention %q, %k, %v sinks(%sinks : tensor<32xf32>) causal rope(<layout = half_split, rotary_dim = 128>, %inv : tensor<64xf32>) : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
+  // Gemma 2's local layers: a 4096-key causal window, logits capped at 50.
+  // CHECK: posenc.attention %{{.*}}, %{{.*}}, %{{.*}} causal window(<left = 4095>) softcap(5.000000e+01) :
+  %6 = posenc.attention %q, %k, %v softcap(50.0) window(<left = 4095>) causal : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
+  // A bidirectional local window, the attribute written in full.
+  // CHECK: posenc.attention %{{.*}}, %{{.*}}, %{{.*}} window(<left = 64, right = 64>) :
+  %7 = posenc.attention %q, %k, %v window(#posenc.window<left = 64, right = 64>) : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
+  // Llama 4: a chunked RoPE layer and a NoPE layer with temperature tuning.
+  // CHECK: posenc.attention %{{.*}}, %{{.*}}, %{{.*}} causal chunk_size(8192) rope(<layout = half_split, rotary_dim = 128>, %{{.*}} : tensor<64xf32>) :
+  %8 = posenc.attention %q, %k, %v causal chunk_size(8192) rope(<layout = half_split, rotary_dim = 128>, %inv : tensor<64xf32>) : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
+  // CHECK: posenc.attention %{{.*}}, %{{.*}}, %{{.*}} causal query_temperature(<floor_scale = 8.192000e+03, attn_scale = 1.000000e-01>) :
+  %9 = posenc.attention %q, %k, %v causal query_temperature(<floor_scale = 8192.0, attn_scale = 0.1>) : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
   return
 }

@@ -17,6 +17,7 @@ Tolerances (stated per check, all absolute on outputs of magnitude <= ~2):
 """
 
 import argparse
+import math
 import os
 import sys
 
@@ -447,6 +448,55 @@ def group_attention(run, rng):
         check(f"attention B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} Sk={Sk} causal={causal} rope={rope} "
               f"alibi={alibi} {align}", bool(np.all(err <= 2e-5)), f"max err {err.max():.3g}")
     attention_pair(run, rng)
+    attention_local(run, rng)
+
+
+def attention_local(run, rng):
+    """Issue 23's positional terms through the default pipeline: sliding
+    windows (causal, bidirectional, decode over a long cache: the key loop
+    starts inside the keys), chunks (boundaries inside query blocks), soft-
+    capping (logits large enough to saturate tanh) and Llama 4's query
+    temperature, alone and with RoPE, ALiBi, sinks, GQA and explicit
+    positions, against the fp64 reference (tolerance 2e-5)."""
+    cases = [
+        # (B, Hq, Hkv, Sq, Sk, D, causal, clauses, reference keywords)
+        (1, 8, 2, 70, 70, 32, True, "window(<left = 15>)", dict(window=(15, None))),
+        (1, 4, 4, 33, 33, 16, False, "window(<left = 4, right = 6>)", dict(window=(4, 6))),
+        (1, 8, 2, 1, 1500, 64, True, "window(<left = 127>)", dict(window=(127, None))),
+        (2, 4, 1, 3, 700, 32, True, "window(<left = 0>)", dict(window=(0, None))),
+        (1, 8, 2, 70, 90, 32, True, "chunk_size(16)", dict(chunk_size=16)),
+        (1, 4, 2, 1, 1100, 32, True, "chunk_size(300)", dict(chunk_size=300)),
+        (1, 8, 4, 40, 40, 64, True, "window(<left = 9>) softcap(5.0)",
+         dict(window=(9, None), softcap=5.0)),
+        (1, 8, 2, 20, 20, 32, True,
+         "query_temperature(<floor_scale = 4.0, attn_scale = 0.5>)",
+         dict(temperature=(4.0, 0.5))),
+    ]
+    for B, Hq, Hkv, Sq, Sk, D, causal, clauses, kw in cases:
+        for extra in ("", "rope alibi sinks"):
+            q = rng.uniform(-2, 2, (B, Hq, Sq, D)).astype(np.float32)
+            k = rng.uniform(-2, 2, (B, Hkv, Sk, D)).astype(np.float32)
+            v = rng.uniform(-1, 1, (B, Hkv, Sk, D)).astype(np.float32)
+            types = [tensor(x.shape, "f32") for x in (q, k, v, q)]
+            args = [f"%q: {types[0]}", f"%k: {types[1]}", f"%v: {types[2]}"]
+            inputs, pre, text, ref_kw = [q, k, v], "", clauses, dict(kw)
+            if causal:
+                text = "causal " + text
+            if extra:
+                inv64, pre, rope_text = rope_clause(D)
+                sinks = (math.log(Sk) + rng.uniform(-2, 2, Hq)).astype(np.float32)
+                args.append(f"%s: {tensor(sinks.shape, 'f32')}")
+                inputs.append(sinks)
+                text += rope_text + f" alibi(<num_heads = {Hq}>) sinks(%s : {tensor(sinks.shape, 'f32')})"
+                ref_kw.update(inv_freq=inv64, rotary_dim=D, alibi_slopes=ref.alibi_slopes(Hq),
+                              sinks=sinks)
+            (got,) = run(attention_module(args, pre, " " + text, types), inputs)
+            expect = ref.attention(*(x.astype(np.float64) for x in (q, k, v)), causal=causal,
+                                   **ref_kw)
+            err = np.abs(got - expect)
+            check(f"attention local B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} Sk={Sk} D={D} "
+                  f"causal={causal} {clauses} {extra}", bool(np.all(err <= 2e-5)),
+                  f"max err {err.max():.3g}")
 
 
 def attention_pair(run, rng):

@@ -486,3 +486,64 @@ func.func @decode_bf16_d40(%q: tensor<1x8x1x40xbf16>, %k: tensor<1x2x640x40xbf16
   %o = posenc.attention %q, %k, %v causal : tensor<1x8x1x40xbf16>, tensor<1x2x640x40xbf16>, tensor<1x2x640x40xbf16> -> tensor<1x8x1x40xbf16>
   return %o : tensor<1x8x1x40xbf16>
 }
+
+// -----
+
+// A causal sliding window (issue 23): each query block's key loop starts at
+// its first query's window edge, rounded down to a key tile (full tiles stay
+// inside the keys), and ends at its causal bound; key tiles wholly outside
+// the band are never entered. The band's edges are masked per logit.
+// CHECK-LABEL: func.func @sliding_window
+// CHECK: scf.forall
+// CHECK: %[[QSTART:.+]] = arith.muli %{{.+}}, %{{.+}} : index
+// CHECK: %[[QPOS:.+]] = arith.addi %[[QSTART]], %{{.+}} : index
+// CHECK: %[[PAST:.+]] = arith.addi %[[QPOS]], %{{.+}} : index
+// CHECK: %[[END:.+]] = arith.minsi %{{.+}}, %[[PAST]] : index
+// CHECK: %[[EDGE:.+]] = arith.addi %[[QPOS]], %c-100 : index
+// CHECK: %[[FIRST:.+]] = arith.maxsi %{{.+}}, %[[EDGE]] : index
+// CHECK: %[[TILES:.+]] = arith.divsi %[[FIRST]], %[[T:.+]] : index
+// CHECK: %[[BEGIN:.+]] = arith.muli %[[TILES]], %{{.+}} : index
+// CHECK: scf.for %{{[^ ]+}} = %[[BEGIN]] to %[[END]] step
+// The logit mask: future keys and keys left of the window.
+// CHECK: arith.cmpi sgt
+// CHECK: arith.cmpi slt
+func.func @sliding_window(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32>, %v: tensor<1x2x256x64xf32>) -> tensor<1x8x256x64xf32> {
+  %o = posenc.attention %q, %k, %v causal window(<left = 100>) : tensor<1x8x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32> -> tensor<1x8x256x64xf32>
+  return %o : tensor<1x8x256x64xf32>
+}
+
+// -----
+
+// Chunked attention (Llama 4): the key loop covers the chunks of the block's
+// first and last queries, [floor(first / C) C, floor(last / C) C + C).
+// CHECK-LABEL: func.func @chunked
+// CHECK: scf.forall
+// CHECK: %[[QPOS:.+]] = arith.addi %{{.+}}, %{{.+}} : index
+// CHECK: %[[PAST:.+]] = arith.addi %[[QPOS]], %{{.+}} : index
+// CHECK: %[[LAST:.+]] = arith.subi %[[PAST]], %{{.+}} : index
+// CHECK: %[[CAUSAL:.+]] = arith.minsi %{{.+}}, %[[PAST]] : index
+// CHECK: arith.divsi
+// CHECK: arith.remsi
+// CHECK: %[[FIRSTCHUNK:.+]] = arith.index_cast %{{.+}} : i64 to index
+// CHECK: %[[BEGIN0:.+]] = arith.maxsi %{{.+}}, %[[FIRSTCHUNK]] : index
+// CHECK: %[[LASTCHUNK:.+]] = arith.index_cast %{{.+}} : i64 to index
+// CHECK: %[[CHUNKEND:.+]] = arith.addi %[[LASTCHUNK]], %c32 : index
+// CHECK: %[[END:.+]] = arith.minsi %[[CAUSAL]], %[[CHUNKEND]] : index
+// CHECK: scf.for %{{[^ ]+}} = %{{[^ ]+}} to %[[END]] step
+func.func @chunked(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32>, %v: tensor<1x2x256x64xf32>) -> tensor<1x8x256x64xf32> {
+  %o = posenc.attention %q, %k, %v causal chunk_size(32) : tensor<1x8x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32> -> tensor<1x8x256x64xf32>
+  return %o : tensor<1x8x256x64xf32>
+}
+
+// -----
+
+// With explicit positions the band is not an index range: every key tile is
+// visited and the logit rule masks.
+// CHECK-LABEL: func.func @window_explicit_positions
+// CHECK-NOT: arith.maxsi
+// CHECK: scf.for
+// CHECK: arith.cmpi slt
+func.func @window_explicit_positions(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32>, %v: tensor<1x2x256x64xf32>, %p: tensor<256xi64>) -> tensor<1x8x256x64xf32> {
+  %o = posenc.attention %q, %k, %v window(<left = 100>) q_positions(%p : tensor<256xi64>) k_positions(%p : tensor<256xi64>) : tensor<1x8x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32> -> tensor<1x8x256x64xf32>
+  return %o : tensor<1x8x256x64xf32>
+}
