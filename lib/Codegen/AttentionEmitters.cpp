@@ -92,8 +92,8 @@ Value emitChunkStart(OpBuilder &b, Location loc, Value q, int64_t c) {
   return arith::MulIOp::create(b, loc, quotient, cv);
 }
 
-/// Llama 4's `log(floor((q + 1) / f) + 1) * a + 1` (f32, as HF computes it
-/// from its float positions).
+/// Llama 4's `log(max(floor((q + 1) / f), 0) + 1) * a + 1` (f32, as HF
+/// computes it from its float positions).
 Value emitQueryTemperature(OpBuilder &b, Location loc, Value q,
                            std::pair<float, float> temperature) {
   Type f32 = b.getF32Type();
@@ -106,6 +106,8 @@ Value emitQueryTemperature(OpBuilder &b, Location loc, Value q,
           b, loc,
           arith::AddFOp::create(b, loc, pos, f32ConstLike(b, loc, f32, 1)),
           f32ConstLike(b, loc, f32, temperature.first)));
+  // Positions before 0 (bottom-right queries of Sq > Sk) count as 0.
+  steps = arith::MaximumFOp::create(b, loc, steps, f32ConstLike(b, loc, f32, 0));
   Value log = math::Log1pOp::create(b, loc, steps);
   return arith::AddFOp::create(
       b, loc,

@@ -52,6 +52,12 @@ What is drawn (per case):
               attention sinks, an [Hq] f32 argument: log(Sk) + U(-3, 3) (the
               sink takes a share of every row's weight, from small to most),
               sometimes with one head's sink at -inf.
+              LOCAL of them (decided by the stream [S, I, 8]) get issue 23's
+              positional terms, each alone or together: a sliding window
+              (left extent 0, 1, below a key tile, any, beyond Sk; a right
+              extent sometimes), a chunk size (1, any, beyond Sk), a
+              soft-cap (0.5-30) and Llama 4's query temperature (floor
+              scales that f32 divides exactly).
   linalg:     (linalg_cases.py) chains of linalg.generic on tensors as
               importers emit them: elementwise (1-3 arith ops per body,
               compare + select, casts), broadcast, reduction and gather
@@ -116,7 +122,11 @@ output type relative to the value: 2^-24 f32, 2^-11 f16, 2^-8 bf16):
                    product) + 2*EPS*L for f16/bf16 (RoPE'd q, k rounded to the
                    type); softmax changes by at most expm1(2*delta) of max|v|;
                    exp, normalization and the P.V sum add (2*Sk + 8)u*max|v|;
-                   f16/bf16 outputs add EPS*|ref|. f32 without RoPE on
+                   f16/bf16 outputs add EPS*|ref|. The query temperature
+                   t <= tmax multiplies L (and adds 4u*L*tmax: t's own f32
+                   rounding); a soft-cap c is 1-Lipschitz and adds 3u*c plus
+                   its tanh approximation, 8u*c (measured: 2.3e-7 absolute
+                   on tanh). f32 without RoPE on
                    uniform inputs: 6.1e-6 (D = 16, Sk = 8), 2.5e-5 (64, 16),
                    6.5e-5 (128, 64); the GQA miscompile this harness found
                    (wrong kv head) gave errors of 0.08-1.93.
@@ -182,6 +192,7 @@ DECODE_ROWS = 16
 DECODE_CHUNK = 512
 LONG_KEYS = 0.2
 SINKS = 0.3
+LOCAL = 0.4
 
 U = 2.0 ** -24
 EPS = {"f32": 2.0 ** -24, "f16": 2.0 ** -11, "bf16": 2.0 ** -8}
@@ -611,7 +622,41 @@ def draw_long_keys(rng):
     return B, Hkv, G, Sq, Sk, MAX_ELEMENTS // (B * Hkv * Sk)
 
 
-def gen_attention(case, rng, long_rng=None, sinks_rng=None):
+def draw_local(rng, Sq, Sk, causal):
+    """Issue 23's positional terms (window, chunk, soft-cap, temperature), as
+    op clauses, reference keywords and description words."""
+    clauses, kw, desc = [], {}, []
+    if chance(rng, 0.5):
+        left = pick(rng, (0, 1, int(rng.integers(2, 16)), int(rng.integers(0, Sk + 8)),
+                          Sk + int(rng.integers(0, 9))))
+        right = None
+        if chance(rng, 0.25 if causal else 0.6):
+            right = int(rng.integers(0, Sk + 4))
+        text = f"left = {left}" + (f", right = {right}" if right is not None else "")
+        clauses.append(f"window(<{text}>)")
+        kw["window"] = (left, right)
+        desc.append(f"window={left},{right}")
+    if chance(rng, 0.3):
+        chunk = pick(rng, (1, int(rng.integers(1, Sk + 4)), Sk + int(rng.integers(1, 9))))
+        clauses.append(f"chunk_size({chunk})")
+        kw["chunk_size"] = chunk
+        desc.append(f"chunk={chunk}")
+    if chance(rng, 0.35):
+        cap = float(np.round(rng.uniform(0.5, 30.0), 3))
+        clauses.append(f"softcap({pm.f(cap)})")
+        kw["softcap"] = cap
+        desc.append(f"softcap={cap:g}")
+    if chance(rng, 0.25):
+        floor_scale = pick(rng, (1.0, 2.0, 3.0, 4.0, 5.0, 8.0, 0.5, 2.5))
+        attn_scale = float(np.round(rng.uniform(0.05, 1.0), 3))
+        clauses.append(f"query_temperature(<floor_scale = {pm.f(floor_scale)}, "
+                       f"attn_scale = {pm.f(attn_scale)}>)")
+        kw["temperature"] = (floor_scale, attn_scale)
+        desc.append(f"temperature={floor_scale:g},{attn_scale:g}")
+    return clauses, kw, desc
+
+
+def gen_attention(case, rng, long_rng=None, sinks_rng=None, local_rng=None):
     elem = "f32" if chance(rng, 0.8) else pick(rng, ("f16", "bf16"))
     Hkv, G = extent(rng, 1, 8), extent(rng, 1, 8)
     B = 1 if chance(rng, 0.75) else 2
@@ -707,6 +752,11 @@ def gen_attention(case, rng, long_rng=None, sinks_rng=None):
         st = ttype((Hq,), "f32")
         clauses.append(f"sinks({case.arg('sinks', s32, st)} : {st})")
         desc.append("sinks")
+    local_kw = {}
+    if local_rng is not None and chance(local_rng, LOCAL):
+        local_clauses, local_kw, local_desc = draw_local(local_rng, Sq, Sk, causal)
+        clauses += local_clauses
+        desc += local_desc
     attrs = [f"alignment = #posenc<alignment {align}>"]
     if slopes is not None:
         attrs.append(f"alibi_form = #posenc<alibi_form {form}>")
@@ -718,9 +768,11 @@ def gen_attention(case, rng, long_rng=None, sinks_rng=None):
                                 rotary_dim=rd if rope else None, alibi_slopes=slopes,
                                 alibi_form=form, alignment=align,
                                 q_positions=qp if explicit else None,
-                                k_positions=kp if explicit else None, sinks=sinks)
+                                k_positions=kp if explicit else None, sinks=sinks,
+                                **local_kw)
     case.tol = attention_tol(case.expect, q, k, v, qp, kp, scale, inv64, af, layout, rd,
-                             slopes, form, align, Sq, Sk, elem, angle_err, sinks)
+                             slopes, form, align, Sq, Sk, elem, angle_err, sinks,
+                             local_kw.get("softcap"), local_kw.get("temperature"))
     if G * Sq <= DECODE_ROWS and Sk > DECODE_CHUNK:
         desc.append("(split keys)")
     case.desc = (f"attention {elem} B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} Sk={Sk} D={D} Dv={Dv} "
@@ -728,7 +780,7 @@ def gen_attention(case, rng, long_rng=None, sinks_rng=None):
 
 
 def attention_tol(expect, q, k, v, qp, kp, scale, inv64, af, layout, rd, slopes, form, align,
-                  Sq, Sk, elem, angle_err, sinks=None):
+                  Sq, Sk, elem, angle_err, sinks=None, softcap=None, temperature=None):
     """The forward error bound of the module docstring, from the data; a sink
     is one more (exact) logit: its subtraction from the max, one more column."""
     D = q.shape[-1]
@@ -742,6 +794,15 @@ def attention_tol(expect, q, k, v, qp, kp, scale, inv64, af, layout, rd, slopes,
     G = q.shape[1] // k.shape[1]
     kk = np.abs(k)[:, np.arange(q.shape[1]) // G]
     L = scale * float(np.einsum("bhqd,bhkd->bhqk", np.abs(q), kk).max(initial=0))
+    t_err = 0.0
+    if temperature is not None:
+        f, a = temperature
+        qmax = float(np.abs(np.asarray(qp, dtype=np.float64)).max(initial=0))
+        L *= math.log1p(math.floor((qmax + 1.0) / f)) * a + 1.0
+        t_err = 4 * U * L
+    cap_err = 0.0
+    if softcap is not None:
+        cap_err = 11 * U * softcap
     bias = 0.0
     if slopes is not None:
         bias = float(np.abs(ref.alibi_bias(slopes, Sq, Sk, form, align, qp, kp,
@@ -750,7 +811,7 @@ def attention_tol(expect, q, k, v, qp, kp, scale, inv64, af, layout, rd, slopes,
     if sinks is not None:
         sink = float(np.abs(sinks[np.isfinite(sinks)]).max(initial=0))
         Sk += 1
-    delta = (D + 2) * U * L + 3 * U * (L + bias + sink)
+    delta = (D + 2) * U * L + 3 * U * (L + bias + sink) + t_err + cap_err
     if inv64 is not None:
         l1_q = float(np.abs(q).sum(-1).max(initial=0))
         l1_k = float(np.abs(k).sum(-1).max(initial=0))
@@ -786,8 +847,10 @@ def make_case(seed, index):
         # (stream 6: every replay that docs/testing.md cites keeps its case).
         # Sinks likewise (stream 7); of the cited replays, 3:95 and 11:548
         # gained sinks (same shapes, options and q, k, v).
+        # Issue 23's window, chunk, soft-cap and temperature: stream 8.
         gen_attention(case, rng, np.random.default_rng([seed, index, 6]),
-                      np.random.default_rng([seed, index, 7]))
+                      np.random.default_rng([seed, index, 7]),
+                      np.random.default_rng([seed, index, 8]))
     elif case.op == "linalg":
         linalg_cases.gen_linalg(case, rng, extent)
     else:

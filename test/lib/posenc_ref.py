@@ -549,8 +549,8 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
     C hides keys with floor(k_pos / C) != floor(q_pos / C) (Llama 4);
     ``softcap`` c maps the scaled logit s to c * tanh(s / c) before ALiBi
     and the masks (Gemma 2); ``temperature`` (floor_scale f, attn_scale a)
-    multiplies the logits of query position p by log(floor((p + 1) / f) + 1)
-    * a + 1 (Llama 4's attn_temperature_tuning).
+    multiplies the logits of query position p by log(max(floor((p + 1) / f),
+    0) + 1) * a + 1 (Llama 4's attn_temperature_tuning; HF never sees p < 0).
     """
     q = np.asarray(q, dtype=F64)
     k = np.asarray(k, dtype=F64)
@@ -577,7 +577,8 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
     kpb = np.broadcast_to(kp, (B, Sk))[:, None, None, :]
     if temperature is not None:                  # Llama 4: q *= log1p(floor((p+1)/f)) * a + 1
         f, a = temperature
-        logits = logits * (np.log1p(np.floor((qpb.astype(F64) + 1.0) / f)) * a + 1.0)
+        steps = np.maximum(np.floor((qpb.astype(F64) + 1.0) / f), 0.0)  # negative positions: 0
+        logits = logits * (np.log1p(steps) * a + 1.0)
     if softcap is not None:                      # Gemma 2: after scaling, before the mask
         logits = softcap * np.tanh(logits / softcap)
     if alibi_slopes is not None:                 # spec §3.2: added after scaling

@@ -265,7 +265,8 @@ def PosEnc_QueryTemperatureAttr
   let summary = "Llama 4's attention temperature tuning of the queries";
   let description = [{
     The logits of a query at position `q` are multiplied by
-    `log(floor((q + 1) / floor_scale) + 1) * attn_scale + 1` (HF
+    `log(floor((q + 1) / floor_scale) + 1) * attn_scale + 1`, the floor taken
+    as 0 for negative positions (bottom-right queries of `Sq > Sk`) (HF
     transformers' and vLLM's `Llama4TextAttention` on its NoPE layers,
     `attn_temperature_tuning`; HF scales the query itself, which is the same
     up to rounding).

@@ -275,7 +275,7 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
     ```
     q_pos = q_positions or (i + Sk - Sq | i per `alignment`); k_pos = k_positions or j
     q, k  <- RoPE(q, q_pos), RoPE(k, k_pos)        if `rope` (inv_freq, attention_factor)
-    t     = log(floor((q_pos + 1) / f) + 1) * a + 1   if `query_temperature`
+    t     = log(max(floor((q_pos + 1) / f), 0) + 1) * a + 1   if `query_temperature`
     s     = (q . k) * scale * t                    scale defaults to 1/sqrt(D)
     s     = softcap * tanh(s / softcap)            if `softcap`
     s     = s + alibi(q_pos, k_pos)
