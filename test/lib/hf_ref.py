@@ -76,6 +76,9 @@ try:
     from transformers.models.gptj import modeling_gptj as _gptj
     from transformers.models.llama import modeling_llama as _llama
     from transformers.models.gpt_oss import modeling_gpt_oss as _gpt_oss
+    from transformers.models.gemma2 import modeling_gemma2 as _gemma2
+    from transformers.models.llama4 import modeling_llama4 as _llama4
+    from transformers import masking_utils as _masking
 
     transformers.logging.set_verbosity_error()  # HF warns on e.g. low_freq_factor == high_freq_factor
     IMPORT_ERROR: Optional[str] = None
@@ -307,3 +310,60 @@ def gpt_oss_eager_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray,
     mask = None if additive_mask is None else _t(additive_mask)
     out, _ = _gpt_oss.eager_attention_forward(module, _t(q), _t(k), _t(v), mask, scaling)
     return _np(out.transpose(1, 2))
+
+
+def hf_visible(kind: str, size: int, Sq: int, Sk: int) -> np.ndarray:
+    """[Sq, Sk] bool: which keys HF's own mask function lets each query see,
+    on cache indices (query i at Sk - Sq + i, as HF's cache_position).
+    kind: sliding_causal (sliding_window_causal_mask_function),
+    sliding_bidirectional (sliding_window_bidirectional_mask_function) or
+    chunked_causal (chunked_causal_mask_function, no left padding)."""
+    fn = {"sliding_causal": lambda: _masking.sliding_window_causal_mask_function(size),
+          "sliding_bidirectional":
+              lambda: _masking.sliding_window_bidirectional_mask_function(size),
+          "chunked_causal": lambda: _masking.chunked_causal_mask_function(
+              size, torch.zeros(1, dtype=torch.long))}[kind]()
+    q_idx = torch.arange(Sq)[:, None] + (Sk - Sq)
+    kv_idx = torch.arange(Sk)[None, :]
+    return np.broadcast_to(fn(0, 0, q_idx, kv_idx).numpy(), (Sq, Sk))
+
+
+def gemma2_eager_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray,
+                           additive_mask: Optional[np.ndarray], scaling: float,
+                           softcap: float) -> np.ndarray:
+    """Gemma 2's eager_attention_forward (soft-capping after the scale, before
+    the mask; inputs in fp64); returns [B, Hq, Sq, Dv]."""
+    module = SimpleNamespace(num_key_value_groups=q.shape[1] // k.shape[1], training=False,
+                             head_dim=q.shape[-1])
+    mask = None if additive_mask is None else _t(additive_mask)
+    out, _ = _gemma2.eager_attention_forward(module, _t(q), _t(k), _t(v), mask,
+                                             scaling=scaling, softcap=softcap)
+    return _np(out.transpose(1, 2))
+
+
+def llama4_nope_attention(x: np.ndarray, Hq: int, Hkv: int, D: int, floor_scale: float,
+                          attn_scale: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                      np.ndarray]:
+    """Llama 4's own Llama4TextAttention on a NoPE layer with temperature
+    tuning (eager, fp64, causal, positions 0..S-1), its projections set so
+    that q = x, k = v = x[..., :Hkv*D] and o = attention output. x: [B, S,
+    Hq*D]. Returns q, k, v as [B, H, S, D] and HF's output [B, Hq, S, D]."""
+    cfg = _llama4.Llama4TextConfig(
+        hidden_size=Hq * D, num_attention_heads=Hq, num_key_value_heads=Hkv, head_dim=D,
+        no_rope_layers=[0], attn_temperature_tuning=True, floor_scale=floor_scale,
+        attn_scale=attn_scale, use_qk_norm=False, attention_bias=False, num_hidden_layers=1)
+    cfg._attn_implementation = "eager"
+    attn = _llama4.Llama4TextAttention(cfg, 0).double()
+    n = Hq * D
+    with torch.no_grad():
+        attn.q_proj.weight.copy_(torch.eye(n, dtype=torch.float64))
+        attn.k_proj.weight.copy_(torch.eye(n, dtype=torch.float64)[:Hkv * D])
+        attn.v_proj.weight.copy_(torch.eye(n, dtype=torch.float64)[:Hkv * D])
+        attn.o_proj.weight.copy_(torch.eye(n, dtype=torch.float64))
+    B, S, _ = x.shape
+    mask = torch.triu(torch.full((S, S), -math.inf, dtype=torch.float64), 1)[None, None]
+    with torch.no_grad():
+        out, _ = attn(_t(x), None, mask)
+    split = lambda t, h: np.ascontiguousarray(t.reshape(B, S, h, D).transpose(0, 2, 1, 3))
+    return (split(x, Hq), split(x[..., :Hkv * D], Hkv), split(x[..., :Hkv * D], Hkv),
+            split(_np(out), Hq))

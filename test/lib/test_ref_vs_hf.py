@@ -18,7 +18,8 @@ What is compared (see hf_ref.py for how each HF function is called):
     de-interleave, GPT-J's own sinusoidal table, the spec's d=8 golden example.
   * ALiBi slopes n = 1..130 and padding-aware key-linear bias vs BLOOM build_alibi_tensor.
   * DeepSeek softmax scale vs yarn_apply_mscale; attention vs llama eager_attention_forward;
-    attention sinks vs gpt_oss eager_attention_forward.
+    attention sinks vs gpt_oss eager_attention_forward; sliding windows and chunks vs
+    masking_utils, soft-capping vs Gemma 2, query temperature vs Llama 4.
 
 Tolerances (u = 2**-24, the fp32 unit roundoff; HF's inv_freq is fp32, the
 attention factor a Python float):
@@ -34,7 +35,8 @@ attention factor a Python float):
   * RoPE application with identical fp64 tables: absolute 1e-12.
   * ALiBi slopes: relative (2n + 4)u (BLOOM raises an fp32 base to powers up to 2n);
     bias: same plus u.
-  * attention: absolute 1e-6 (HF's eager softmax runs in fp32).
+  * attention: absolute 1e-6 (HF's eager softmax runs in fp32; Gemma 2's and Llama 4's
+    too).
   * attention sinks: absolute 1e-12 (gpt-oss's eager softmax runs in the input dtype,
     fp64 here).
 """
@@ -450,6 +452,51 @@ def test_attention_sinks(H, seed: int) -> None:
               near(out, ref, 1e-12), f"max err {np.max(np.abs(out - ref)):.3g}")
 
 
+def test_local_attention(H, seed: int) -> None:
+    """Issue 23's conventions against HF's own code (fp64 on both sides): the
+    masks of masking_utils (causal sliding window W = posenc window left
+    W - 1; bidirectional sliding window W = left = right = W; chunked causal
+    = chunk_size) through llama's eager attention, Gemma 2's eager attention
+    with soft-capping (after the scale, before the mask) and a sliding
+    window, and Llama 4's NoPE attention with temperature tuning."""
+    rng = np.random.default_rng(seed + 700)
+    for i in range(24):
+        B, Hkv = 2, int(rng.integers(1, 3))
+        Hq = Hkv * int(rng.integers(1, 3))
+        Sk = int(rng.integers(1, 24))
+        Sq = int(rng.integers(1, Sk + 1))
+        D = int(rng.integers(1, 9)) * 2
+        size = int(rng.integers(1, Sk + 3))
+        q = rng.standard_normal((B, Hq, Sq, D)) * 2
+        k = rng.standard_normal((B, Hkv, Sk, D)) * 2
+        v = rng.standard_normal((B, Hkv, Sk, D))
+        kind = ("sliding_causal", "sliding_bidirectional", "chunked_causal")[i % 3]
+        visible = H.hf_visible(kind, size, Sq, Sk)
+        mask = np.where(visible, 0.0, -np.inf)[None, None]
+        kw = {"sliding_causal": dict(causal=True, window=(size - 1, None)),
+              "sliding_bidirectional": dict(causal=False, window=(size, size)),
+              "chunked_causal": dict(causal=True, chunk_size=size)}[kind]
+        out = H.eager_attention(q, k, v, mask, 1 / math.sqrt(D))
+        ref = R.attention(q, k, v, **kw)
+        check(f"{kind} {size} vs HF masking_utils (GQA {Hq}/{Hkv}, Sq={Sq}, Sk={Sk})",
+              near(out, ref, 1e-6), f"max err {np.max(np.abs(out - ref)):.3g}")
+        cap = float(rng.uniform(0.5, 20.0))
+        if kind == "sliding_causal":
+            out = H.gemma2_eager_attention(q, k, v, mask, 1 / math.sqrt(D), cap)
+            ref = R.attention(q, k, v, softcap=cap, **kw)
+            check(f"softcap {cap:.3g} + window {size} vs HF Gemma 2 eager (Sq={Sq}, Sk={Sk})",
+                  near(out, ref, 1e-6), f"max err {np.max(np.abs(out - ref)):.3g}")
+    for i in range(8):
+        B, Hkv = 2, int(rng.integers(1, 3))
+        Hq, D, S = Hkv * int(rng.integers(1, 3)), int(rng.integers(1, 9)) * 2, int(rng.integers(1, 40))
+        f, a = int(rng.choice([1, 2, 4, 7])), float(rng.uniform(0.05, 1.0))
+        x = rng.standard_normal((B, S, Hq * D))
+        q, k, v, out = H.llama4_nope_attention(x, Hq, Hkv, D, f, a)
+        ref = R.attention(q, k, v, causal=True, temperature=(float(f), a))
+        check(f"query temperature ({f:g}, {a:.3g}) vs HF Llama 4 NoPE attention (S={S})",
+              near(out, ref, 1e-6), f"max err {np.max(np.abs(out - ref)):.3g}")
+
+
 def main(argv: List[str]) -> int:
     global VERBOSE
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -478,7 +525,8 @@ def main(argv: List[str]) -> int:
                      ("alibi", lambda: test_alibi(H, args.seed)),
                      ("deepseek", lambda: test_deepseek(H, args.seed)),
                      ("attention", lambda: test_attention(H, args.seed)),
-                     ("attention sinks", lambda: test_attention_sinks(H, args.seed))):
+                     ("attention sinks", lambda: test_attention_sinks(H, args.seed)),
+                     ("local attention", lambda: test_local_attention(H, args.seed))):
         try:
             fn()
         except Exception as e:  # a crash is a failure
