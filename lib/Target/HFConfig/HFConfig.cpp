@@ -17,6 +17,8 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -39,6 +41,7 @@ std::optional<HFElementType> mlir::posenc::parseHFElementType(StringRef name) {
 
 void mlir::posenc::registerHFImportDialects(DialectRegistry &registry) {
   registry.insert<PosEncDialect, func::FuncDialect, arith::ArithDialect,
+                  linalg::LinalgDialect, math::MathDialect,
                   tensor::TensorDialect>();
 }
 
@@ -103,6 +106,26 @@ LogicalResult mlir::posenc::hf::readMetadata(ImportContext &ic,
   return success();
 }
 
+/// Multimodal configs (Gemma 3, Llama 4) keep the language model's keys in
+/// `text_config` (transformers' `get_text_config()`): the attention is read
+/// from there, with its own `model_type` (`gemma3_text`, `llama4_text`).
+static LogicalResult enterTextConfig(ImportContext &ic, AttentionConfig &cfg) {
+  std::optional<Section> text;
+  if (failed(ic.r.readSection(ic.top, "text_config", text)))
+    return failure();
+  if (!text)
+    return success();
+  ic.top = *text;
+  std::optional<std::string> modelType;
+  if (failed(ic.r.readString(ic.top, "model_type", modelType)))
+    return failure();
+  if (modelType)
+    cfg.modelType = *modelType;
+  else if (cfg.modelType == "gemma3" || cfg.modelType == "llama4")
+    cfg.modelType += "_text";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Entry point
 //===----------------------------------------------------------------------===//
@@ -114,6 +137,7 @@ mlir::posenc::importHFConfig(StringRef json, MLIRContext *ctx,
   registerHFImportDialects(registry);
   ctx->appendDialectRegistry(registry);
   ctx->loadDialect<PosEncDialect, func::FuncDialect, arith::ArithDialect,
+                   linalg::LinalgDialect, math::MathDialect,
                    tensor::TensorDialect>();
 
   Location loc = FileLineColLoc::get(ctx, opts.sourceName, 0, 0);
@@ -128,8 +152,10 @@ mlir::posenc::importHFConfig(StringRef json, MLIRContext *ctx,
     return failure();
   ImportContext ic(ctx, opts, loc, *root->getAsObject());
   AttentionConfig cfg;
-  if (failed(readMetadata(ic, cfg)) || failed(readModelFamily(ic, cfg)) ||
-      failed(rejectUnsupportedAttentionKeys(ic)))
+  if (failed(readMetadata(ic, cfg)) || failed(enterTextConfig(ic, cfg)))
+    return failure();
+  applyFamilyDefaults(ic, cfg);
+  if (failed(readModelFamily(ic, cfg)) || failed(readLayerKinds(ic, cfg)))
     return failure();
 
   OwningOpRef<ModuleOp> module = emitAttentionModule(ctx, loc, opts, cfg);

@@ -28,6 +28,32 @@
 
 namespace mlir::posenc::hf {
 
+/// One kind of attention layer: what its layers compute beyond the
+/// model-wide parts of AttentionConfig (LayerKinds.cpp).
+struct LayerKind {
+  /// transformers' layer type ("full_attention", "sliding_attention",
+  /// "chunked_attention"), "_nope" appended for layers without RoPE when
+  /// that alone tells two kinds apart; the function is named after it.
+  std::string name;
+  /// posenc.attention's window `left` (HF's causal `sliding_window` - 1).
+  std::optional<int64_t> windowLeft;
+  std::optional<int64_t> chunk;
+  bool rope = true;
+  /// The kind's own RoPE base with default frequencies (Gemma 3's local
+  /// layers: `rope_local_base_freq`); otherwise the model's RoPE.
+  std::optional<double> localBase;
+  /// Llama 4's temperature tuning: floor_scale, attn_scale.
+  std::optional<std::pair<double, double>> temperature;
+  /// The layers (0-based) of this kind.
+  SmallVector<int64_t> layers;
+
+  bool sameAttention(const LayerKind &other) const {
+    return windowLeft == other.windowLeft && chunk == other.chunk &&
+           rope == other.rope && localBase == other.localBase &&
+           temperature == other.temperature;
+  }
+};
+
 /// What the importer extracts from a config.
 struct AttentionConfig {
   std::string modelType;
@@ -62,6 +88,16 @@ struct AttentionConfig {
   /// Learned attention sinks, one logit per query head (gpt-oss): the
   /// emitted function takes them as a `[Hq]` f32 argument after positions.
   bool sinks = false;
+
+  /// Gemma 2's `attn_logit_softcapping`, on every layer.
+  std::optional<double> softcap;
+  /// The kinds of attention layer, in order of their first layer; one
+  /// function each. Empty: every layer plain (one function, @attention).
+  SmallVector<LayerKind> kinds;
+  std::optional<int64_t> numLayers;
+  /// Llama 4's `use_qk_norm`: the RoPE layers' q and k are L2-normalized
+  /// with this epsilon (`rms_norm_eps`).
+  std::optional<double> qkNormEps;
 };
 
 /// What a model family fixes before its RoPE dict is read.
@@ -95,16 +131,28 @@ struct ImportContext {
   Location loc;
   ConfigReader r;
   Section top;
+  /// The section `top` points to when family defaults were filled in.
+  llvm::json::Object withDefaults;
 };
+
+/// Fills in the attention keys that transformers' config class of
+/// `cfg.modelType` defaults when a config leaves them out (Gemma 2's
+/// soft-cap of 50, Mistral's 4096-key window, Gemma 3's and Llama 4's heads
+/// and RoPE base, ...): a config that omits them means those values.
+void applyFamilyDefaults(ImportContext &ic, const AttentionConfig &cfg);
 
 /// Reads `model_type`, `architectures` and the element type into `cfg`.
 LogicalResult readMetadata(ImportContext &ic, AttentionConfig &cfg);
 
-/// Rejects, naming the key, a config whose attention uses what the importer
-/// does not emit (AttentionKeys.cpp): sliding windows, per-layer kinds,
-/// soft-capping, chunked attention, NoPE layers, query temperature, a query
-/// scale of its own.
-LogicalResult rejectUnsupportedAttentionKeys(ImportContext &ic);
+/// Reads the per-layer attention of the config into `cfg.kinds` and the
+/// model-wide soft-cap and query scale (LayerKinds.cpp): sliding windows
+/// (`sliding_window`, `layer_types`, `sliding_window_pattern`,
+/// `use_sliding_window` + `max_window_layers`), Gemma 3's local RoPE base,
+/// `attn_logit_softcapping`, `query_pre_attn_scalar`, Llama 4's chunks,
+/// NoPE layers and temperature tuning, with transformers' per-family
+/// defaults. A key the importer does not implement for the config's family
+/// is rejected by name, never dropped.
+LogicalResult readLayerKinds(ImportContext &ic, AttentionConfig &cfg);
 
 /// Reads heads, head dims and the positional encoding of `cfg.modelType`'s
 /// family (RoPE through readRopeParameters, or ALiBi).
