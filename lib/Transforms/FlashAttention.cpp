@@ -192,6 +192,14 @@ Problem buildProblem(OpBuilder &b, Location loc, AttentionOp op,
   p.keysV = getValueOrCreateConstantIndexOp(b, loc, p.keys);
   if (!op.getQPositions())
     p.qShift = emitQueryShift(b, loc, op.getAlignment(), p.queries, p.keys);
+  p.keyBase = indexConst(b, loc, 0);
+  p.keyEnd = p.keysV;
+  if (schedule.splitKeys && hasVisibleKeyRange(op)) {
+    Value first = p.qShift ? p.qShift : indexConst(b, loc, 0);
+    std::tie(p.keyBase, p.keyEnd) =
+        emitVisibleKeyRange(b, loc, LogitRule::get(op), p.keyBase, p.keyEnd,
+                            first, p.queriesV, schedule.keyTile.tile);
+  }
   p.slopes = op.getAlibiSlopes();
   if (AlibiSlopesAttr alibi = op.getAlibiAttr())
     p.slopes = emitAlibiSlopes(b, loc, alibi, qType.getDimSize(1));
@@ -270,8 +278,10 @@ SoftmaxState emitBlockKeys(OpBuilder &b, Location loc, const Problem &p,
   Value begin = indexConst(b, loc, 0);
   Value limit = p.keysV;
   if (schedule.splitKeys) {
-    begin = arith::MulIOp::create(b, loc, chunk,
-                                  indexConst(b, loc, schedule.chunk));
+    begin = b.createOrFold<arith::AddIOp>(
+        loc, p.keyBase,
+        arith::MulIOp::create(b, loc, chunk,
+                              indexConst(b, loc, schedule.chunk)));
     limit = arith::MinSIOp::create(
         b, loc,
         arith::AddIOp::create(b, loc, begin,
@@ -307,8 +317,17 @@ scf::ForallOp createNest(OpBuilder &b, Location loc, const Problem &p,
         loc, b.createOrFold<arith::AddIOp>(loc, x, dm1), indexConst(b, loc, d));
   };
   OpFoldResult queryTiles = ceilDiv(p.queriesV, schedule.queryTile.tile);
-  OpFoldResult chunks =
-      schedule.splitKeys ? ceilDiv(p.keysV, schedule.chunk) : one;
+  // At least one chunk: an empty range still gives every row its (empty)
+  // partial for the combine.
+  OpFoldResult chunks = one;
+  if (schedule.splitKeys)
+    chunks = b.createOrFold<arith::MaxSIOp>(
+        loc,
+        getValueOrCreateConstantIndexOp(
+            b, loc,
+            ceilDiv(b.createOrFold<arith::SubIOp>(loc, p.keyEnd, p.keyBase),
+                    schedule.chunk)),
+        indexConst(b, loc, 1));
   SmallVector<Value> outputs;
   if (schedule.splitKeys) {
     for (int i = 0; i < 2; ++i)

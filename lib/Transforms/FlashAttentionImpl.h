@@ -32,6 +32,10 @@ struct Problem {
   Value queriesV, keysV;
   /// Shift of default query positions (null: none or q_positions).
   Value qShift;
+  /// With split keys: the keys [keyBase, keyEnd) that some query can see
+  /// (a window or chunks narrow them; decode over a long cache then splits
+  /// only the window), keyBase a multiple of the key tile.
+  Value keyBase, keyEnd;
   /// [Hq] f32 slopes, or null.
   Value slopes;
   /// [Hq] f32 attention sinks, or null.

@@ -547,3 +547,25 @@ func.func @window_explicit_positions(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x
   %o = posenc.attention %q, %k, %v window(<left = 100>) q_positions(%p : tensor<256xi64>) k_positions(%p : tensor<256xi64>) : tensor<1x8x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32> -> tensor<1x8x256x64xf32>
   return %o : tensor<1x8x256x64xf32>
 }
+
+// -----
+
+// Decode with a window over a long cache: the key chunks that run in
+// parallel split only the keys the window lets through, from its left edge
+// (4095 - 1000, rounded down to a key tile: 3072) to the causal end: 2
+// chunks of 512, not 8. Each chunk's loop starts at that base.
+// CHECK-LABEL: func.func @decode_window
+// CHECK: %[[EDGE:.+]] = arith.maxsi %{{.+}}, %{{.+}} : index
+// CHECK: %[[TILES:.+]] = arith.divsi %[[EDGE]], %{{.+}} : index
+// CHECK: %[[BASE:.+]] = arith.muli %[[TILES]], %{{.+}} : index
+// CHECK: %[[SPAN:.+]] = arith.subi %{{.+}}, %[[BASE]] : index
+// CHECK: %[[UP:.+]] = arith.addi %[[SPAN]], %{{.+}} : index
+// CHECK: %[[N:.+]] = arith.divui %[[UP]], %{{.+}} : index
+// CHECK: %[[CHUNKS:.+]] = arith.maxsi %[[N]], %{{.+}} : index
+// CHECK: scf.forall (%{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[C:[^)]+]]) in (1, 2, %{{[^,]+}}, %[[CHUNKS]])
+// CHECK: %[[OFF:.+]] = arith.muli %[[C]], %{{.+}} : index
+// CHECK: %[[BEGIN:.+]] = arith.addi %[[BASE]], %[[OFF]] : index
+func.func @decode_window(%q: tensor<1x8x1x64xf32>, %k: tensor<1x2x4096x64xf32>, %v: tensor<1x2x4096x64xf32>) -> tensor<1x8x1x64xf32> {
+  %o = posenc.attention %q, %k, %v causal window(<left = 1000>) : tensor<1x8x1x64xf32>, tensor<1x2x4096x64xf32>, tensor<1x2x4096x64xf32> -> tensor<1x8x1x64xf32>
+  return %o : tensor<1x8x1x64xf32>
+}
