@@ -40,7 +40,8 @@ Contenders:
 
 Every output is compared with an fp64 NumPy reference before its time
 counts: all heads of 64 query rows spread over the sequence (d, e), every
-head of the one row (f); tolerance 2e-5 + max_position * 2^-24 of max
+head of the one row (f); decode cases time 50 calls per contender (at least
+--reps); tolerance 2e-5 + max_position * 2^-24 of max
 |ref| (the f32 angle pos * inv_freq every contender forms).
 
   python3 bench/attention/local.py --quick          # small shapes, smoke test
@@ -343,6 +344,7 @@ def main():
     args = ap.parse_args()
     args.reps = args.reps or (3 if args.quick else 5)
     args.posenc_reps = args.reps
+    base_reps = args.reps
     threads_list = [int(t) for t in args.threads.split(",")]
     cases = make_cases(args.quick)
     contenders = args.contenders.split(",")
@@ -374,8 +376,12 @@ def main():
             for name, x in zip("qkv", (q, k, v)):
                 inputs.append(os.path.join(tmp, f"{cname}_{name}.npy"))
                 np.save(inputs[-1], x)
+            # Millisecond decode steps: 50 calls each, or the median is noise
+            # (5 calls of f gave 2.2 ms against 0.95 ms over 100).
+            args.reps = max(base_reps, 50) if decode(case) else base_reps
+            args.posenc_reps = args.reps
             for t in threads_list:
-                print(f"  threads={t}")
+                print(f"  threads={t} ({args.reps} calls)")
                 for name in contenders:
                     if name == "openvino":
                         continue
