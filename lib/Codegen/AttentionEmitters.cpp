@@ -107,7 +107,8 @@ Value emitQueryTemperature(OpBuilder &b, Location loc, Value q,
           arith::AddFOp::create(b, loc, pos, f32ConstLike(b, loc, f32, 1)),
           f32ConstLike(b, loc, f32, temperature.first)));
   // Positions before 0 (bottom-right queries of Sq > Sk) count as 0.
-  steps = arith::MaximumFOp::create(b, loc, steps, f32ConstLike(b, loc, f32, 0));
+  steps =
+      arith::MaximumFOp::create(b, loc, steps, f32ConstLike(b, loc, f32, 0));
   Value log = math::Log1pOp::create(b, loc, steps);
   return arith::AddFOp::create(
       b, loc,
