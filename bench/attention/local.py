@@ -254,7 +254,7 @@ def run_torch(args, case, threads, q, k, v):
 
 def run_ort(args, case, threads, q, k, v):
     try:
-        import onnxruntime as ort
+        import onnxruntime  # noqa: F401
         from onnx import TensorProto, helper
     except ImportError as e:
         raise base.Skip(f"onnxruntime/onnx not installed ({e}; requirements-bench.txt)")
@@ -307,23 +307,7 @@ def run_ort(args, case, threads, q, k, v):
             vi("present_value", F32, [1, hkv, sk, d])]
     outputs["output"] = np.zeros((1, sq, hq * d), np.float32)
     graph = helper.make_graph([node], f"local_{case['name']}", inputs, outs)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
-                                                    helper.make_opsetid("com.microsoft", 1)])
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    try:
-        session = ort.InferenceSession(model.SerializeToString(), options,
-                                       providers=["CPUExecutionProvider"])
-        binding = session.io_binding()
-        for name, value in feeds.items():
-            binding.bind_cpu_input(name, value)
-        for name, value in outputs.items():
-            binding.bind_output(name, "cpu", 0, np.float32, list(value.shape), value.ctypes.data)
-        ms, _ = base.timed(lambda: session.run_with_iobinding(binding), args.warmup, args.reps)
-    except Exception as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise base.Skip(f"ONNX Runtime cannot run this case: {first[:300]}")
+    ms = base.time_ort_graph(args, threads, graph, feeds, outputs)
     out = outputs["output"].reshape(1, sq, hq, d).transpose(0, 2, 1, 3)
     return ms, out, "GroupQueryAttention local_window_size" + (", softcap" if case["cap"] else "")
 

@@ -557,9 +557,37 @@ def hf_cos_sin_cache_f32(positions):
     return np.cos(ang).astype(np.float32), np.sin(ang).astype(np.float32)
 
 
+def time_ort_graph(args, threads, graph, feeds, outputs):
+    """Median ms of `graph` (one com.microsoft node) on ORT's CPU provider
+    with `threads` intra-op threads, inputs and outputs IO-bound to the
+    given numpy buffers (the outputs are written in place); Skip with ORT's
+    first error line when it cannot run it."""
+    import onnxruntime as ort
+    from onnx import helper
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
+                                                    helper.make_opsetid("com.microsoft", 1)])
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    try:
+        session = ort.InferenceSession(model.SerializeToString(), options,
+                                       providers=["CPUExecutionProvider"])
+        binding = session.io_binding()
+        for name, value in feeds.items():
+            binding.bind_cpu_input(name, value)
+        for name, value in outputs.items():
+            binding.bind_output(name, "cpu", 0, np.float32, list(value.shape),
+                                value.ctypes.data)
+        ms, _ = timed(lambda: session.run_with_iobinding(binding), args.warmup, args.reps)
+    except Exception as e:  # an op ORT cannot run for this case: say so
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise Skip(f"ONNX Runtime cannot run this case: {first[:300]}")
+    return ms
+
+
 def run_ort(args, case, threads, q, k, v, bias=None):
     try:
-        import onnxruntime as ort
+        import onnxruntime  # noqa: F401
         from onnx import TensorProto, helper
     except ImportError as e:
         raise Skip(f"onnxruntime/onnx not installed ({e}; requirements-bench.txt)")
@@ -630,24 +658,7 @@ def run_ort(args, case, threads, q, k, v, bias=None):
         outs = [vi("output", F32, [1, sq, hq * D])]
     outputs["output"] = np.zeros((1, sq, hq * D), np.float32)
     graph = helper.make_graph([node], f"attention_{case['name']}", inputs, outs)
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
-                                                    helper.make_opsetid("com.microsoft", 1)])
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    try:
-        session = ort.InferenceSession(model.SerializeToString(), options,
-                                       providers=["CPUExecutionProvider"])
-        binding = session.io_binding()
-        for name, value in feeds.items():
-            binding.bind_cpu_input(name, value)
-        for name, value in outputs.items():
-            binding.bind_output(name, "cpu", 0, np.float32, list(value.shape),
-                                value.ctypes.data)
-        ms, _ = timed(lambda: session.run_with_iobinding(binding), args.warmup, args.reps)
-    except Exception as e:  # an op ORT cannot run for this case: say so
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise Skip(f"ONNX Runtime cannot run this case: {first[:300]}")
+    ms = time_ort_graph(args, threads, graph, feeds, outputs)
     out = outputs["output"].reshape(1, sq, hq, D).transpose(0, 2, 1, 3)
     op = "GroupQueryAttention" if case["pe"] == "rope" else "MultiHeadAttention"
     return ms, out, {}, op
