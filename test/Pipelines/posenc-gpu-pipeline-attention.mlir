@@ -50,6 +50,12 @@
 // HOST-LABEL: llvm.func @attention_f16_yarn(
 // HOST-COUNT-1: gpu.launch_func @attention_f16_yarn_kernel::@attention_f16_yarn_kernel
 // HOST-NOT: gpu.launch_func
+// HOST-LABEL: llvm.func @attention_bf16_local(
+// HOST-COUNT-1: gpu.launch_func @attention_bf16_local_kernel::@attention_bf16_local_kernel
+// HOST-NOT: gpu.launch_func
+// HOST-LABEL: llvm.func @attention_f32_chunked(
+// HOST-COUNT-2: gpu.launch_func @attention_f32_chunked_kernel
+// HOST-NOT: gpu.launch_func
 
 // Grid (query tiles, kv heads, batch); before outlining, the tiles are
 // allocas of workgroup memory (attributions from posenc-map-forall-to-gpu).

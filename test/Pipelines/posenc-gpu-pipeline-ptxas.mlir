@@ -20,6 +20,7 @@
 // RUN: FileCheck %s --check-prefix=MMA -DT=bf16 < %t/attn80/attention_bf16_decode_kernel.ptx
 // RUN: FileCheck %s --check-prefix=MMA -DT=bf16 < %t/attn90/attention_bf16_decode_kernel.ptx
 // RUN: FileCheck %s --check-prefix=MMA -DT=f16 < %t/attn80/attention_f16_yarn_kernel.ptx
+// RUN: FileCheck %s --check-prefix=MMA -DT=bf16 < %t/attn90/attention_bf16_local_kernel.ptx
 // RUN: FileCheck %s --check-prefix=NOMMA < %t/attn80/attention_f32_kernel.ptx
 
 // CHECK-NOT: FAILED
@@ -129,3 +130,7 @@ func.func @learned(%x: tensor<2x6x16xbf16>, %t: tensor<40x16xbf16>, %p: tensor<2
 // ATTN: ptxas ok attention_f32_kernel [[CHIP]] attention_f32_kernel
 // ATTN: ptxas ok attention_bf16_decode_kernel [[CHIP]] attention_bf16_decode_kernel
 // ATTN: ptxas ok attention_f16_yarn_kernel [[CHIP]] attention_f16_yarn_kernel
+// Issue 23's window, soft-cap, chunks and query temperature.
+// ATTN: ptxas ok attention_bf16_local_kernel [[CHIP]] attention_bf16_local_kernel
+// ATTN: ptxas ok attention_f32_chunked_kernel [[CHIP]] attention_f32_chunked_kernel
+// ATTN: ptxas ok attention_f32_chunked_kernel_{{[0-9]+}} [[CHIP]] attention_f32_chunked_kernel

@@ -34,3 +34,26 @@ func.func @attention_f16_yarn(%q: tensor<1x12x64x64xf16>, %k: tensor<1x4x64x64xf
       : tensor<1x12x64x64xf16>, tensor<1x4x64x64xf16>, tensor<1x4x64x64xf16> -> tensor<1x12x64x64xf16>
   return %o : tensor<1x12x64x64xf16>
 }
+
+// Issue 23: a Gemma 2 layer (bf16, tensor cores: 4096-key window, logits
+// capped at 50) and a Llama 4 layer pair (f32: chunks of 8192; NoPE with the
+// query temperature).
+func.func @attention_bf16_local(%q: tensor<1x16x128x256xbf16>, %k: tensor<1x8x512x256xbf16>,
+                                %v: tensor<1x8x512x256xbf16>) -> tensor<1x16x128x256xbf16> {
+  %inv, %af = posenc.rope_frequencies dim 256 base 10000.0 : tensor<128xf32>, f32
+  %o = posenc.attention %q, %k, %v causal window(<left = 4095>) softcap(50.0)
+      rope(<layout = half_split, rotary_dim = 256>, %inv : tensor<128xf32>)
+      : tensor<1x16x128x256xbf16>, tensor<1x8x512x256xbf16>, tensor<1x8x512x256xbf16> -> tensor<1x16x128x256xbf16>
+  return %o : tensor<1x16x128x256xbf16>
+}
+
+func.func @attention_f32_chunked(%q: tensor<1x8x64x128xf32>, %k: tensor<1x2x64x128xf32>,
+                                 %v: tensor<1x2x64x128xf32>) -> (tensor<1x8x64x128xf32>, tensor<1x8x64x128xf32>) {
+  %inv, %af = posenc.rope_frequencies dim 128 base 500000.0 : tensor<64xf32>, f32
+  %o = posenc.attention %q, %k, %v causal chunk_size(8192)
+      rope(<layout = half_split, rotary_dim = 128>, %inv : tensor<64xf32>)
+      : tensor<1x8x64x128xf32>, tensor<1x2x64x128xf32>, tensor<1x2x64x128xf32> -> tensor<1x8x64x128xf32>
+  %n = posenc.attention %q, %k, %v causal query_temperature(<floor_scale = 8192.0, attn_scale = 0.1>)
+      : tensor<1x8x64x128xf32>, tensor<1x2x64x128xf32>, tensor<1x2x64x128xf32> -> tensor<1x8x64x128xf32>
+  return %o, %n : tensor<1x8x64x128xf32>, tensor<1x8x64x128xf32>
+}
