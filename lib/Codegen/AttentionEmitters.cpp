@@ -255,6 +255,7 @@ mlir::posenc::emitVisibleKeyRange(OpBuilder &b, Location loc,
   Value lastQuery;
   if (rule.windowRight || rule.chunk)
     lastQuery = arith::SubIOp::create(b, loc, pastLast, index(1));
+  Value callerBegin = begin;
   auto raiseBegin = [&](Value first) {
     begin = arith::MaxSIOp::create(b, loc, begin, first);
   };
@@ -276,12 +277,16 @@ mlir::posenc::emitVisibleKeyRange(OpBuilder &b, Location loc,
     raiseBegin(chunkStart(firstQuery));
     lowerEnd(add(chunkStart(lastQuery), *rule.chunk));
   }
-  // Rounded down: begin is at least the caller's (>= 0), so a truncating
-  // division floors.
+  // Rounded down (begin is at least the caller's, >= 0, so a truncating
+  // division floors), but never below the caller's begin: a key chunk of a
+  // split decode that starts off the tile grid must not reach into the
+  // chunk before it (it would count those keys twice).
   if (align > 1 && (rule.windowLeft || rule.chunk))
-    begin = arith::MulIOp::create(
-        b, loc, arith::DivSIOp::create(b, loc, begin, index(align)),
-        index(align));
+    begin = arith::MaxSIOp::create(
+        b, loc, callerBegin,
+        arith::MulIOp::create(
+            b, loc, arith::DivSIOp::create(b, loc, begin, index(align)),
+            index(align)));
   return {begin, end};
 }
 

@@ -497,6 +497,21 @@ def attention_local(run, rng):
             check(f"attention local B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} Sk={Sk} D={D} "
                   f"causal={causal} {clauses} {extra}", bool(np.all(err <= 2e-5)),
                   f"max err {err.max():.3g}")
+    # Decode split into key chunks of 512 with key tiles of 5, a window wider
+    # than the keys: chunk 1's loop began at 512 rounded down to a tile, 510,
+    # inside chunk 0, and counted keys 510-511 twice (found by the harness,
+    # 5151:1244).
+    q = rng.uniform(-2, 2, (1, 4, 1, 16)).astype(np.float32)
+    k = rng.uniform(-2, 2, (1, 2, 1543, 16)).astype(np.float32)
+    v = rng.uniform(-1, 1, (1, 2, 1543, 16)).astype(np.float32)
+    types = [tensor(x.shape, "f32") for x in (q, k, v, q)]
+    module = attention_module([f"%q: {types[0]}", f"%k: {types[1]}", f"%v: {types[2]}"], "",
+                              " causal window(<left = 2000>)", types)
+    (got,) = run(module, [q, k, v],
+                 pipeline="posenc-cpu-pipeline{attention-key-tile=5 attention-vector-width=0}")
+    err = np.abs(got - ref.attention(q, k, v, causal=True, window=(2000, None)))
+    check("attention local split keys, key tile 5, chunks off the tile grid",
+          bool(np.all(err <= 2e-5)), f"max err {err.max():.3g}")
 
 
 def attention_pair(run, rng):

@@ -491,7 +491,8 @@ func.func @decode_bf16_d40(%q: tensor<1x8x1x40xbf16>, %k: tensor<1x2x640x40xbf16
 
 // A causal sliding window (issue 23): each query block's key loop starts at
 // its first query's window edge, rounded down to a key tile (full tiles stay
-// inside the keys), and ends at its causal bound; key tiles wholly outside
+// inside the keys) but not below the loop's own start, and ends at its
+// causal bound; key tiles wholly outside
 // the band are never entered. The band's edges are masked per logit.
 // CHECK-LABEL: func.func @sliding_window
 // CHECK: scf.forall
@@ -502,7 +503,8 @@ func.func @decode_bf16_d40(%q: tensor<1x8x1x40xbf16>, %k: tensor<1x2x640x40xbf16
 // CHECK: %[[EDGE:.+]] = arith.addi %[[QPOS]], %c-100 : index
 // CHECK: %[[FIRST:.+]] = arith.maxsi %{{.+}}, %[[EDGE]] : index
 // CHECK: %[[TILES:.+]] = arith.divsi %[[FIRST]], %[[T:.+]] : index
-// CHECK: %[[BEGIN:.+]] = arith.muli %[[TILES]], %{{.+}} : index
+// CHECK: %[[ALIGNED:.+]] = arith.muli %[[TILES]], %{{.+}} : index
+// CHECK: %[[BEGIN:.+]] = arith.maxsi %{{.+}}, %[[ALIGNED]] : index
 // CHECK: scf.for %{{[^ ]+}} = %[[BEGIN]] to %[[END]] step
 // The logit mask: future keys and keys left of the window.
 // CHECK: arith.cmpi sgt
@@ -557,7 +559,8 @@ func.func @window_explicit_positions(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x
 // CHECK-LABEL: func.func @decode_window
 // CHECK: %[[EDGE:.+]] = arith.maxsi %{{.+}}, %{{.+}} : index
 // CHECK: %[[TILES:.+]] = arith.divsi %[[EDGE]], %{{.+}} : index
-// CHECK: %[[BASE:.+]] = arith.muli %[[TILES]], %{{.+}} : index
+// CHECK: %[[ALIGNED:.+]] = arith.muli %[[TILES]], %{{.+}} : index
+// CHECK: %[[BASE:.+]] = arith.maxsi %{{.+}}, %[[ALIGNED]] : index
 // CHECK: %[[SPAN:.+]] = arith.subi %{{.+}}, %[[BASE]] : index
 // CHECK: %[[UP:.+]] = arith.addi %[[SPAN]], %{{.+}} : index
 // CHECK: %[[N:.+]] = arith.divui %[[UP]], %{{.+}} : index
