@@ -217,8 +217,8 @@ LogicalResult ConfigReader::readNumber(const Section &section, StringRef key,
 }
 
 LogicalResult ConfigReader::readInt(const Section &section, StringRef key,
-                                    std::optional<int64_t> &out, int64_t min) {
-  constexpr int64_t max = int64_t{1} << 40;
+                                    std::optional<int64_t> &out, int64_t min,
+                                    int64_t max) {
   out.reset();
   const json::Value *value = section.find(key);
   if (!value)
@@ -230,8 +230,12 @@ LogicalResult ConfigReader::readInt(const Section &section, StringRef key,
       diag << "must be a positive integer";
     else
       diag << "must be an integer >= " << min;
-    if (number && *number > max)
-      diag << " <= 2^40";
+    if (number && *number > max) {
+      if (max == kMaxInt)
+        diag << " <= 2^40";
+      else
+        diag << " <= " << max;
+    }
     return diag << ", got " << describe(*value);
   }
   out = *number;

@@ -71,10 +71,12 @@ public:
 
   LogicalResult readNumber(const Section &section, StringRef key,
                            NumberRule rule, std::optional<double> &out);
-  /// Reads an integer in [`min`, 2^40]; `4096.0` is accepted. The cap keeps
-  /// sums and products of sizes far from overflow.
+  /// Reads an integer in [`min`, `max`]; `4096.0` is accepted. The default
+  /// cap keeps sums and products of sizes far from overflow.
+  static constexpr int64_t kMaxInt = int64_t{1} << 40;
   LogicalResult readInt(const Section &section, StringRef key,
-                        std::optional<int64_t> &out, int64_t min = 1);
+                        std::optional<int64_t> &out, int64_t min = 1,
+                        int64_t max = kMaxInt);
   LogicalResult readBool(const Section &section, StringRef key,
                          std::optional<bool> &out);
   LogicalResult readString(const Section &section, StringRef key,

@@ -58,6 +58,10 @@ LogicalResult notApplied(ImportContext &ic, StringRef key, const Twine &what) {
             "rather than drop the key";
 }
 
+/// The most layers a config may name. Real models have at most a few hundred;
+/// the cap bounds the per-layer tables (and the `posenc.layers` lists).
+constexpr int64_t kMaxLayers = int64_t{1} << 16;
+
 /// Reads `num_hidden_layers`, required when the layers are told apart.
 FailureOr<int64_t> requireLayerCount(ImportContext &ic,
                                      const AttentionConfig &cfg,
@@ -77,6 +81,10 @@ LogicalResult readLayerTypeList(ImportContext &ic, AttentionConfig &cfg,
   const llvm::json::Array *list = value->getAsArray();
   if (!list)
     return ic.r.error(ic.top, "layer_types") << "must be a list of strings";
+  if (list->size() > static_cast<size_t>(kMaxLayers))
+    return ic.r.error(ic.top, "layer_types")
+           << "has " << list->size() << " entries, more than the " << kMaxLayers
+           << " layers the importer accepts";
   SmallVector<LayerType> types;
   for (const llvm::json::Value &entry : *list) {
     std::optional<StringRef> name = entry.getAsString();
@@ -311,7 +319,8 @@ LogicalResult mlir::posenc::hf::readLayerKinds(ImportContext &ic,
   ConfigReader &r = ic.r;
   if (failed(rejectForeignLayerKeys(ic, cfg)) ||
       failed(readQueryScalar(ic, cfg)) ||
-      failed(r.readInt(ic.top, "num_hidden_layers", cfg.numLayers)) ||
+      failed(r.readInt(ic.top, "num_hidden_layers", cfg.numLayers, /*min=*/1,
+                       kMaxLayers)) ||
       failed(r.readNumber(ic.top, "attn_logit_softcapping",
                           NumberRule::Positive, cfg.softcap)))
     return failure();
