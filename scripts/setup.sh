@@ -30,8 +30,9 @@ fi
 # Python packages of the test suite, pinned in requirements.txt (numpy),
 # requirements-hf.txt (torch + transformers for the differential tests, ~3 GB
 # once per machine), requirements-iree.txt (IREE compiler and runtime for
-# test/IREE and bench/iree) and requirements-bench.txt (ONNX Runtime for
-# bench/rope); a stamp keyed by their hash keeps re-runs instant.
+# test/IREE and bench/iree) and requirements-bench.txt (ONNX Runtime and
+# OpenVINO for bench/rope and bench/attention); a stamp keyed by their hash
+# keeps re-runs instant.
 req="$(dirname "$0")/../requirements.txt"
 req_hf="$(dirname "$0")/../requirements-hf.txt"
 req_iree="$(dirname "$0")/../requirements-iree.txt"

@@ -35,8 +35,15 @@ Contenders:
                max |out|) and softcap=50 for e; do_rotary with HF-form
                cos/sin caches; f reads a cache shared by past_key and
                present_key.
-  openvino     not run yet: printed as skipped (no pip openvino in this
-               environment's requirements).
+  openvino     OpenVINO's CPU plugin, f32 forced (ov_peer.py): HF-form RoPE
+               in the graph, GQA as a grouped view of q, the window as
+               opset13 ScaledDotProductAttention's boolean mask [Sq, Sk]
+               (built untimed); for e the eager graph (MatMul, scale, tanh
+               cap, additive f32 mask, Softmax, MatMul); in f/f4k the cache
+               holds every rotated key (untimed). Its SDPA has no window
+               or soft-cap attribute: the plugin decomposes SDPA outside
+               stateful LLM models and fuses it into one Snippets kernel
+               (the note says what ran).
 
 Every output is compared with an fp64 NumPy reference before its time
 counts: all heads of 64 query rows spread over the sequence (d, e), every
@@ -313,6 +320,29 @@ def run_ort(args, case, threads, q, k, v):
 
 
 # ----------------------------------------------------------------------------
+# OpenVINO (ov_peer.py)
+# ----------------------------------------------------------------------------
+
+def run_openvino(args, case, threads, q, k, v):
+    import ov_peer
+    hq, hkv, sq, sk, d = case["Hq"], case["Hkv"], case["Sq"], case["Sk"], case["D"]
+    inv = (1.0 / THETA ** (np.arange(0, d, 2) / d)).astype(np.float32)
+    qpos = np.arange(sq, dtype=np.int64) + sk - sq
+    kpos = np.arange(sk, dtype=np.int64)
+    # HF's window (untimed): k <= q and k > q - W.
+    mask = (kpos[None, :] <= qpos[:, None]) & (kpos[None, :] > qpos[:, None] - case["W"])
+    if case["cap"]:
+        mask = np.where(mask, 0.0, -np.inf).astype(np.float32)
+    model = ov_peer.build(hq, hkv, sq, sk, d, inv_freq=inv, rotate_k=not decode(case),
+                          mask=mask, cap=case["cap"])
+    feeds = [q, k, v, qpos] + ([] if decode(case) else [kpos]) + [mask]
+    try:
+        return ov_peer.run(model, feeds, threads, args.warmup, args.reps, base.timed)
+    except ov_peer.OVSkip as e:
+        raise base.Skip(str(e))
+
+
+# ----------------------------------------------------------------------------
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -337,9 +367,10 @@ def main():
           f"{'QUICK shapes (smoke test)' if args.quick else 'full shapes'}, median of "
           f"{args.reps} calls after {args.warmup} warm-up")
     print(hostinfo.describe(host))
-    if "openvino" in contenders:
-        print("openvino: skipped: not in requirements-bench.txt yet (issue 23 names it: "
-              "a later step)")
+    import ov_peer
+    if "openvino" in contenders and ov_peer.available():
+        print(f"openvino: skipped: {ov_peer.available()}")
+        contenders.remove("openvino")
     results = {"bench": "local", "shapes": "quick" if args.quick else "full"}
     failed, times = [], {}
     with tempfile.TemporaryDirectory(prefix="bench-local-") as tmp:
@@ -367,16 +398,16 @@ def main():
             for t in threads_list:
                 print(f"  threads={t} ({args.reps} calls)")
                 for name in contenders:
-                    if name == "openvino":
-                        continue
                     try:
                         if name in ("posenc", "posenc-full"):
                             ms, out, _, note = run_posenc(args, case, t, tmp, inputs,
                                                           window=name == "posenc")
                         elif name == "torch":
                             ms, out, note = run_torch(args, case, t, q, k, v)
-                        else:
+                        elif name == "ort":
                             ms, out, note = run_ort(args, case, t, q, k, v)
+                        else:
+                            ms, out, note = run_openvino(args, case, t, q, k, v)
                     except base.Skip as e:
                         print(f"    {name:12s} skipped: {e}")
                         continue
@@ -393,12 +424,12 @@ def main():
                     results[f"{cname}_{base.key(name)}_ms_t{t}"] = ms
                     print(f"    {name:12s} {ms:10.2f} ms  err {err:.1e}  ({note})")
                 p = times.get((cname, "posenc", t))
-                peers = {n: times[(cname, n, t)] for n in ("torch", "ort")
+                peers = {n: times[(cname, n, t)] for n in ("torch", "ort", "openvino")
                          if (cname, n, t) in times}
                 if p and peers:
                     best = min(peers, key=peers.get)
                     results[f"{cname}_posenc_vs_best_peer_t{t}"] = peers[best] / p
-                    print(f"    posenc vs the faster peer ({best}): {peers[best] / p:.3g}x")
+                    print(f"    posenc vs the fastest peer ({best}): {peers[best] / p:.3g}x")
                 if p and (cname, "posenc-full", t) in times:
                     r = times[(cname, "posenc-full", t)] / p
                     results[f"{cname}_posenc_vs_full_t{t}"] = r

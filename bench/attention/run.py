@@ -30,6 +30,15 @@ Contenders:
                      com.microsoft MultiHeadAttention with attention_bias
                      (ALiBi + causal as one bias tensor) for b; IO-bound
                      preallocated outputs.
+  openvino           OpenVINO's CPU plugin, f32 forced (ov_peer.py): HF-form
+                     RoPE in the graph (f32 inv_freq x positions, cos/sin,
+                     rotate_half), GQA as a grouped view of q, opset13
+                     ScaledDotProductAttention (causal flag for a, the
+                     ALiBi + causal bias as its mask for b); the plugin
+                     decomposes SDPA outside stateful LLM models and fuses
+                     it back into one Snippets kernel (the note says what
+                     ran). c: the cache holds every rotated key, the new
+                     one included (untimed: OpenVINO writes no cache).
   iree               not in this first version (printed as skipped).
 
 What each contender gets (untimed), and what it computes in the timed call:
@@ -81,12 +90,13 @@ X in a, b, c and contender N (hyphens as underscores): X_N_ms_tT,
 X_N_gflops_tT, X_N_pct_sgemm_tT, c_N_kv_gbps_tT, c_N_pct_copy_tT,
 X_posenc_maxrss_mib_tT; for c, c_read_gbps_tT (the read-only stream) and
 c_N_pct_read_tT; ratios (peer time / posenc time: > 1 means posenc is
-faster): a_posenc_vs_best_peer_tT (the faster of torch and ort),
-b_posenc_vs_ort_tT, X_posenc_vs_prerotated_tT; and c_posenc_pct_copy_tT.
+faster): a_posenc_vs_best_peer_tT (the fastest of torch, ort and openvino;
+before 2026-12-06 of torch and ort), b_posenc_vs_ort_tT,
+X_posenc_vs_openvino_tT, X_posenc_vs_prerotated_tT; and c_posenc_pct_copy_tT.
 Keys of contenders that were skipped or failed are absent.
 
 Usage: run.py [--quick] [--threads 1,2] [--cases a,b,c]
-              [--contenders posenc,posenc-prerotated,torch,torch-unfused,ort]
+              [--contenders posenc,posenc-prerotated,torch,torch-unfused,ort,openvino]
               [--reps N] [--warmup N] [--posenc-reps N] [--build build]
               [--pipeline TEXT] [--posenc-prerotated-pipeline TEXT]
               [--posenc-prerotated-options 'OPT=VAL ...']
@@ -106,6 +116,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
+sys.path.insert(0, HERE)
 import hostinfo  # noqa: E402
 
 # Llama-3.1-8B's RoPE (config.json: rope_theta, rope_scaling).
@@ -114,7 +125,7 @@ LLAMA3 = dict(factor=8.0, low_freq_factor=1.0, high_freq_factor=4.0,
               original_max_position_embeddings=8192)
 D = 128
 
-CONTENDERS = ["posenc", "posenc-prerotated", "torch", "torch-unfused", "ort"]
+CONTENDERS = ["posenc", "posenc-prerotated", "torch", "torch-unfused", "ort", "openvino"]
 
 # Tolerance of the reference check, relative to max |ref| of the case:
 #   tol = 2e-5 + max_position * 2^-24.
@@ -665,6 +676,41 @@ def run_ort(args, case, threads, q, k, v, bias=None):
 
 
 # ----------------------------------------------------------------------------
+# OpenVINO (ov_peer.py)
+# ----------------------------------------------------------------------------
+
+def run_openvino(args, case, threads, q, k, v, bias=None):
+    import ov_peer
+    hq, hkv, sq, sk = case["Hq"], case["Hkv"], case["Sq"], case["Sk"]
+    if case["pe"] == "alibi":
+        model = ov_peer.build(hq, hkv, sq, sk, D, mask=bias)
+        feeds = [q, k, v, bias]
+    else:
+        try:
+            import torch
+        except ImportError as e:
+            raise Skip(f"torch needed for HF's f32 llama3 inv_freq ({e})")
+        inv = torch_llama3_inv_freq(torch).numpy()
+        if case["kind"] == "prefill":
+            pos = np.arange(sq, dtype=np.int64)
+            model = ov_peer.build(hq, hkv, sq, sk, D, inv_freq=inv, mask="causal")
+            feeds = [q, k, v, pos, pos]
+        else:
+            cos, sin = hf_cos_sin_cache_f32(np.arange(sk))
+            kr = k.copy()
+            x1, x2 = k[..., :D // 2], k[..., D // 2:]
+            kr[..., :D // 2] = x1 * cos - x2 * sin
+            kr[..., D // 2:] = x2 * cos + x1 * sin
+            model = ov_peer.build(hq, hkv, sq, sk, D, inv_freq=inv, rotate_k=False)
+            feeds = [q, kr, v, q_positions(case)]
+    try:
+        ms, out, note = ov_peer.run(model, feeds, threads, args.warmup, args.reps, timed)
+    except ov_peer.OVSkip as e:
+        raise Skip(str(e))
+    return ms, out, {}, note
+
+
+# ----------------------------------------------------------------------------
 
 def resolve_pipeline(args):
     exe = os.path.join(args.build, "bin", "posenc-run")
@@ -758,6 +804,9 @@ def main():
         import onnxruntime  # noqa: F401
     except ImportError as e:
         skipped["ort"] = f"onnxruntime/onnx not installed ({e}; requirements-bench.txt)"
+    import ov_peer
+    if ov_peer.available():
+        skipped["openvino"] = ov_peer.available()
     pipeline = resolve_pipeline(args)
     pre_pipeline = prerotated_pipeline(args, pipeline)
     if "posenc" not in skipped:
@@ -810,7 +859,7 @@ def main():
                   f"({'RoPE without llama3 scaling' if variant == 'no-scaling' else 'no ALiBi'}) "
                   f"is off by {wrong_err:.2e} ({wrong_err / tol:.0f}x the tolerance)")
             bias = alibi_causal_bias(case) if case["pe"] == "alibi" and any(
-                c in active for c in ("torch", "torch-unfused", "ort")) else None
+                c in active for c in ("torch", "torch-unfused", "ort", "openvino")) else None
             inputs = []
             if any(c.startswith("posenc") for c in active):
                 for name, x in zip(("q", "k", "v"), posenc_inputs(case, q, k, v)):
@@ -826,8 +875,10 @@ def main():
                             r = run_posenc(args, case, t, pre_pipeline, tmp, inputs, name)
                         elif name in ("torch", "torch-unfused"):
                             r = run_torch(args, case, t, q, k, v, name == "torch", bias)
-                        else:
+                        elif name == "ort":
                             r = run_ort(args, case, t, q, k, v, bias)
+                        else:
+                            r = run_openvino(args, case, t, q, k, v, bias)
                     except Skip as e:
                         print(f"    {name:18s} skipped: {e}")
                         continue
@@ -894,12 +945,16 @@ def main():
                 continue
             p = ms["posenc"]
             if cname == "a":
-                peers = {n: ms[n] for n in ("torch", "ort") if n in ms}
+                peers = {n: ms[n] for n in ("torch", "ort", "openvino") if n in ms}
                 if peers:
                     best = min(peers, key=peers.get)
                     results[f"a_posenc_vs_best_peer_t{t}"] = peers[best] / p
-                    print(f"    ratio posenc vs the faster of torch and ort ({best}): "
+                    print(f"    ratio posenc vs the fastest of torch, ort and openvino ({best}): "
                           f"{peers[best] / p:.3g}x (> 1: posenc faster)")
+            if "openvino" in ms:
+                results[f"{cname}_posenc_vs_openvino_t{t}"] = ms["openvino"] / p
+                print(f"    ratio posenc vs openvino: {ms['openvino'] / p:.3g}x "
+                      "(> 1: posenc faster)")
             if cname == "b" and "ort" in ms:
                 results[f"b_posenc_vs_ort_t{t}"] = ms["ort"] / p
                 print(f"    ratio posenc vs ort: {ms['ort'] / p:.3g}x (> 1: posenc faster)")
