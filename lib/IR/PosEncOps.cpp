@@ -1,6 +1,7 @@
 //===- PosEncOps.cpp - posenc operations ----------------------------------===//
 
 #include "posenc/IR/PosEncOps.h"
+#include "OpVerification.h"
 #include "posenc/IR/PosEncNumerics.h"
 
 #include "mlir/IR/Builders.h"
@@ -13,6 +14,7 @@
 
 using namespace mlir;
 using namespace mlir::posenc;
+using namespace mlir::posenc::detail;
 
 //===----------------------------------------------------------------------===//
 // Custom assembly
@@ -61,83 +63,6 @@ static void printClauseAttr(OpAsmPrinter &printer, Operation *, AttrT attr) {
 
 #define GET_OP_CLASSES
 #include "posenc/IR/PosEncOps.cpp.inc"
-
-//===----------------------------------------------------------------------===//
-// Shared verification helpers
-//===----------------------------------------------------------------------===//
-
-/// True when both extents are static and differ.
-static bool staticMismatch(int64_t a, int64_t b) {
-  return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
-}
-
-static bool staticMismatch(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
-  if (a.size() != b.size())
-    return true;
-  return llvm::any_of(llvm::zip_equal(a, b), [](auto pair) {
-    return staticMismatch(std::get<0>(pair), std::get<1>(pair));
-  });
-}
-
-/// `a + b` in decimal, exact even where int64_t overflows (for diagnostics;
-/// extents and attribute values reach 2^63 - 1).
-static std::string formatSum(int64_t a, int64_t b) {
-  return llvm::toString(APInt(128, a, /*isSigned=*/true) +
-                            APInt(128, b, /*isSigned=*/true),
-                        10, /*Signed=*/true);
-}
-
-static LogicalResult verifyRotaryDim(Operation *op, int64_t rotaryDim,
-                                     int64_t headDim) {
-  if (failed(checkRotaryDim([&]() { return op->emitOpError(); }, rotaryDim)))
-    return failure();
-  if (!ShapedType::isDynamic(headDim) && rotaryDim > headDim)
-    return op->emitOpError("rotary_dim (")
-           << rotaryDim << ") exceeds head_dim (" << headDim << ")";
-  return success();
-}
-
-static LogicalResult verifyInvFreq(Operation *op, Value invFreq,
-                                   int64_t rotaryDim) {
-  auto type = cast<RankedTensorType>(invFreq.getType());
-  if (staticMismatch(type.getDimSize(0), rotaryDim / 2))
-    return op->emitOpError("inv_freq must have rotary_dim/2 = ")
-           << rotaryDim / 2 << " entries, got " << type.getDimSize(0);
-  return success();
-}
-
-/// Checks a position tensor of shape `[prefix..., S]` or `[prefix..., B, S]`.
-/// `batch` is the batch extent positions may carry (std::nullopt when the
-/// consumer has no batch axis), `tokens` the token extent they index.
-static LogicalResult verifyPositions(Operation *op, StringRef name,
-                                     Value positions,
-                                     std::optional<int64_t> batch,
-                                     int64_t tokens,
-                                     ArrayRef<int64_t> prefix = {}) {
-  auto type = cast<RankedTensorType>(positions.getType());
-  ArrayRef<int64_t> shape = type.getShape();
-  int64_t n = prefix.size();
-  int64_t rank = type.getRank();
-  if (rank != n + 1 && !(batch && rank == n + 2)) {
-    InFlightDiagnostic diag = op->emitOpError()
-                              << name << " must have rank " << n + 1;
-    if (batch)
-      diag << " ([S]) or " << n + 2 << " ([B, S])";
-    return diag << ", got rank " << rank;
-  }
-  for (auto [i, extent] : llvm::enumerate(prefix))
-    if (staticMismatch(shape[i], extent))
-      return op->emitOpError() << name << " dimension " << i << " must be "
-                               << extent << ", got " << shape[i];
-  if (rank == n + 2 && staticMismatch(shape[n], *batch))
-    return op->emitOpError() << name << " batch extent (" << shape[n]
-                             << ") does not match the batch (" << *batch << ")";
-  if (staticMismatch(shape.back(), tokens))
-    return op->emitOpError()
-           << name << " token extent (" << shape.back()
-           << ") does not match the sequence length (" << tokens << ")";
-  return success();
-}
 
 //===----------------------------------------------------------------------===//
 // RopeFrequenciesOp
@@ -311,29 +236,6 @@ LogicalResult RotaryOp::verify() {
 // AlibiOp
 //===----------------------------------------------------------------------===//
 
-/// Checks the heads `[offset, offset + heads)` of a shard against the global
-/// slope configuration.
-static LogicalResult verifyAlibiHeads(Operation *op, AlibiSlopesAttr config,
-                                      Value slopes, int64_t heads) {
-  if (static_cast<bool>(config) == static_cast<bool>(slopes))
-    return op->emitOpError("needs exactly one slope source: "
-                           "#posenc.alibi_slopes or a slopes tensor");
-  // 0 <= head_offset < num_heads (attribute verifier); compared without
-  // forming head_offset + heads, which can overflow.
-  if (config && !ShapedType::isDynamic(heads) &&
-      heads > config.getNumHeads() - config.getHeadOffset())
-    return op->emitOpError("heads [")
-           << config.getHeadOffset() << ", "
-           << formatSum(config.getHeadOffset(), heads)
-           << ") exceed num_heads = " << config.getNumHeads();
-  if (slopes &&
-      staticMismatch(cast<RankedTensorType>(slopes.getType()).getDimSize(0),
-                     heads))
-    return op->emitOpError("slopes must have one entry per head (")
-           << heads << "), got " << slopes.getType();
-  return success();
-}
-
 LogicalResult AlibiOp::verify() {
   auto type = getResult().getType();
   int64_t rank = type.getRank();
@@ -473,135 +375,5 @@ LogicalResult LearnedAbsoluteOp::verify() {
            << *offset << ", " << formatSum(*offset, tokens)
            << ") exceed the learned table of " << tableRows
            << " rows: absolute embeddings cannot extrapolate";
-  return success();
-}
-
-//===----------------------------------------------------------------------===//
-// AttentionOp
-//===----------------------------------------------------------------------===//
-
-double AttentionOp::getScaleOrDefault() {
-  if (std::optional<APFloat> scale = getScale())
-    return scale->convertToDouble();
-  return 1.0 /
-         std::sqrt(static_cast<double>(getQuery().getType().getShape().back()));
-}
-
-/// Ranks, element types, head counts and extents of q, k, v and the result.
-static LogicalResult verifyAttentionShapes(AttentionOp op) {
-  auto qType = op.getQuery().getType();
-  auto kType = op.getKey().getType();
-  auto vType = op.getValue().getType();
-  auto outType = op.getResult().getType();
-  for (auto [name, type] :
-       {std::pair<StringRef, RankedTensorType>{"query", qType},
-        {"key", kType},
-        {"value", vType},
-        {"result", outType}})
-    if (type.getRank() != 4)
-      return op.emitOpError()
-             << name << " must have shape [B, H, S, D], got " << type;
-  Type elementType = qType.getElementType();
-  if (kType.getElementType() != elementType ||
-      vType.getElementType() != elementType ||
-      outType.getElementType() != elementType)
-    return op.emitOpError("query, key, value and result must share one element "
-                          "type");
-
-  // The lowering splits the query heads into groups of Hq/Hkv when it is
-  // built: without static head counts it could only fail to legalize.
-  for (auto [name, type] :
-       {std::pair<StringRef, RankedTensorType>{"query", qType},
-        {"key", kType},
-        {"value", vType},
-        {"result", outType}})
-    if (type.isDynamicDim(1))
-      return op.emitOpError("requires static head counts (the GQA group size "
-                            "Hq/Hkv is resolved at compile time), but the ")
-             << name << " has a dynamic head count: " << type;
-
-  ArrayRef<int64_t> q = qType.getShape(), k = kType.getShape(),
-                    v = vType.getShape(), out = outType.getShape();
-  if (staticMismatch(q[0], k[0]) || staticMismatch(q[0], v[0]) ||
-      staticMismatch(q[0], out[0]))
-    return op.emitOpError("batch sizes differ");
-  // The key's too: RoPE rotates k's channels [0, rotary_dim) and passes the
-  // rest through, which needs its width.
-  if (ShapedType::isDynamic(q[3]) || ShapedType::isDynamic(k[3]) ||
-      ShapedType::isDynamic(v[3]))
-    return op.emitOpError("head dims must be static");
-  if (staticMismatch(q[3], k[3]))
-    return op.emitOpError("query head_dim (")
-           << q[3] << ") differs from key head_dim (" << k[3] << ")";
-  if (staticMismatch(k[1], v[1]) || staticMismatch(k[2], v[2]))
-    return op.emitOpError("key and value must have the same heads and sequence "
-                          "length");
-  if (q[1] == 0 || k[1] == 0)
-    return op.emitOpError("needs at least one query and one key/value head");
-  // A query/key head dim of 0 makes every logit 0 and a value head dim of 0
-  // an empty result: no model has them, and the tiled lowerings divide by
-  // the head dim, so they are rejected rather than given a meaning.
-  if (q[3] == 0 || v[3] == 0)
-    return op.emitOpError("head dims must be > 0, got query/key head_dim ")
-           << q[3] << " and value head_dim " << v[3];
-  if (q[1] % k[1] != 0)
-    return op.emitOpError("query heads (")
-           << q[1] << ") must be a multiple of key/value heads (" << k[1]
-           << ") for GQA";
-  if (staticMismatch(out[1], q[1]) || staticMismatch(out[2], q[2]) ||
-      staticMismatch(out[3], v[3]))
-    return op.emitOpError("result must be [B, Hq, Sq, Dv] = [")
-           << q[0] << ", " << q[1] << ", " << q[2] << ", " << v[3] << "], got "
-           << outType;
-  return success();
-}
-
-LogicalResult AttentionOp::verify() {
-  if (failed(verifyAttentionShapes(*this)))
-    return failure();
-  ArrayRef<int64_t> q = getQuery().getType().getShape(),
-                    k = getKey().getType().getShape();
-  if (std::optional<APFloat> scale = getScale()) {
-    double s = scale->convertToDouble();
-    if (!std::isfinite(s) || s <= 0.0)
-      return emitOpError("scale must be finite and > 0, got ") << s;
-  }
-
-  if (std::optional<int64_t> chunk = getChunkSize(); chunk && *chunk <= 0)
-    return emitOpError("chunk_size must be > 0, got ") << *chunk;
-  if (std::optional<APFloat> cap = getSoftcap()) {
-    double c = cap->convertToDouble();
-    if (!std::isfinite(c) || c <= 0.0)
-      return emitOpError("softcap must be finite and > 0, got ") << c;
-  }
-
-  if (RopeAttr rope = getRopeAttr()) {
-    if (!getInvFreq())
-      return emitOpError("rope configuration needs an inv_freq operand");
-    if (failed(verifyRotaryDim(*this, rope.getRotaryDim(), q[3])) ||
-        failed(verifyInvFreq(*this, getInvFreq(), rope.getRotaryDim())))
-      return failure();
-  } else if (getInvFreq() || getAttentionFactor()) {
-    return emitOpError("inv_freq and attention_factor need a rope "
-                       "configuration");
-  }
-
-  if ((getAlibiAttr() || getAlibiSlopes()) &&
-      failed(verifyAlibiHeads(*this, getAlibiAttr(), getAlibiSlopes(), q[1])))
-    return failure();
-
-  if (getQPositions() && failed(verifyPositions(*this, "q_positions",
-                                                getQPositions(), q[0], q[2])))
-    return failure();
-  if (getKPositions() && failed(verifyPositions(*this, "k_positions",
-                                                getKPositions(), k[0], k[2])))
-    return failure();
-  // One sink logit per query head; the lowering reads sinks[h] unchecked.
-  if (Value sinks = getSinks()) {
-    auto type = cast<RankedTensorType>(sinks.getType());
-    if (type.isDynamicDim(0) || type.getDimSize(0) != q[1])
-      return emitOpError("sinks must have one entry per query head (")
-             << q[1] << "), got " << type;
-  }
   return success();
 }

@@ -206,8 +206,22 @@ LogicalResult deriveLayerTypes(ImportContext &ic, AttentionConfig &cfg,
                         quote(cfg.modelType));
 }
 
-/// Keys that only some families apply: present elsewhere, they are
-/// rejected by name.
+/// A value of a family-specific key that asks for nothing: `false` for a
+/// switch, a `no_rope_layers` list of 1s (RoPE on every layer).
+bool isNeutral(const Section &section, StringRef key) {
+  const llvm::json::Value *value = section.find(key);
+  if (std::optional<bool> flag = value->getAsBoolean())
+    return !*flag;
+  if (const llvm::json::Array *list = value->getAsArray())
+    return key == "no_rope_layers" &&
+           llvm::all_of(*list, [](const llvm::json::Value &entry) {
+             return entry.getAsInteger() == std::optional<int64_t>(1);
+           });
+  return false;
+}
+
+/// Keys that only some families apply: present elsewhere with a value that
+/// asks for something, they are rejected by name.
 LogicalResult rejectForeignLayerKeys(ImportContext &ic,
                                      const AttentionConfig &cfg) {
   bool llama4 = isFamily(cfg, {"llama4_text"});
@@ -224,7 +238,7 @@ LogicalResult rejectForeignLayerKeys(ImportContext &ic,
            {"attn_logit_softcapping", "caps the attention logits",
             isFamily(cfg, {"gemma2", "gemma3_text"})},
        })
-    if (!applies && ic.top.has(key))
+    if (!applies && ic.top.has(key) && !isNeutral(ic.top, key))
       return notApplied(ic, key, what);
   return success();
 }
