@@ -125,8 +125,12 @@ def run(model, feeds, threads, warmup, reps, timed):
             request.set_input_tensor(i, ov.Tensor(np.ascontiguousarray(x), shared_memory=True))
         ms, _ = timed(request.infer, warmup, reps)
     except Exception as e:  # say why, do not hide it
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise OVSkip(f"OpenVINO cannot run this case: {first[:300]}")
+        # OpenVINO's message is a chain of "Exception from <file>:<line>:"
+        # headers; the reason is the last other line.
+        lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+        reasons = [ln for ln in lines if not ln.startswith("Exception from")]
+        why = reasons[-1] if reasons else (lines[-1] if lines else type(e).__name__)
+        raise OVSkip(f"OpenVINO cannot run this case: {why[:300]}")
     out = request.get_output_tensor(0).data.copy()
     kinds = {op.get_rt_info()["layerType"].astype(str)
              for op in compiled.get_runtime_model().get_ops()}
