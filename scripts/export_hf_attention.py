@@ -418,6 +418,80 @@ SPECS = [
         "Embedding, RoPE, mask, sinks attention and norms are HF's own code.",
         patch=drop_moe,
     ),
+    # Local and capped attention (issue 23): windows shorter than SEQ so
+    # that the masks differ from causal ones.
+    Spec(
+        name="mistral_window",
+        title="Mistral style, sliding window 6 on every layer",
+        config_cls="MistralConfig",
+        model_cls="MistralModel",
+        config=dict(COMMON_LLAMA, sliding_window=6, rope_theta=10000.0),
+        extra=dict(attn_implementation="eager"),
+        seed=9,
+        encoding="RoPE half-split (rotate_half), GQA 4/2, causal sliding window "
+        "(HF sliding_window 6: posenc window(<left = 5>))",
+    ),
+    Spec(
+        name="qwen2_window",
+        title="Qwen2 style, use_sliding_window with max_window_layers 0",
+        config_cls="Qwen2Config",
+        model_cls="Qwen2Model",
+        config=dict(COMMON_LLAMA, sliding_window=5, use_sliding_window=True,
+                    max_window_layers=0, rope_theta=1000000.0),
+        extra=dict(attn_implementation="eager"),
+        seed=10,
+        encoding="RoPE half-split, GQA 4/2, q/k/v biases, causal sliding window "
+        "(sliding_window 5 from layer 0: window(<left = 4>))",
+    ),
+    Spec(
+        name="gemma2_capped",
+        title="Gemma 2 style, sliding layer with logit soft-capping",
+        config_cls="Gemma2Config",
+        model_cls="Gemma2Model",
+        config=dict(COMMON_LLAMA, sliding_window=6, layer_types=["sliding_attention"],
+                    attn_logit_softcapping=1.0, final_logit_softcapping=None,
+                    query_pre_attn_scalar=24, rope_theta=10000.0),
+        extra=dict(attn_implementation="eager"),
+        seed=11,
+        encoding="RoPE half-split, GQA 4/2, scale 24^-0.5 (query_pre_attn_scalar), "
+        "logits soft-capped at 1.0 (softcap(1.0)), sliding window 6 (window(<left = 5>))",
+    ),
+    Spec(
+        name="gpt_oss_sliding",
+        title="gpt-oss style sliding layer without its MoE (window 6, sinks, YaRN)",
+        config_cls="GptOssConfig",
+        model_cls="GptOssModel",
+        config=dict(
+            vocab_size=VOCAB,
+            hidden_size=64,
+            intermediate_size=64,
+            num_hidden_layers=1,
+            num_attention_heads=4,
+            num_key_value_heads=2,
+            head_dim=16,
+            num_local_experts=4,
+            num_experts_per_tok=2,
+            sliding_window=6,
+            layer_types=["sliding_attention"],
+            max_position_embeddings=131072,
+            rope_parameters=dict(
+                rope_type="yarn",
+                rope_theta=150000.0,
+                factor=32.0,
+                beta_fast=32.0,
+                beta_slow=1.0,
+                truncate=False,
+                original_max_position_embeddings=4096,
+            ),
+            use_cache=False,
+        ),
+        extra=dict(attn_implementation="eager", experts_implementation="batched_mm"),
+        seed=12,
+        encoding="as gpt_oss_nomoe, on a sliding_attention layer (window 6: "
+        "window(<left = 5>)) with sinks",
+        notes="The MoE is replaced by zeros as in gpt_oss_nomoe.",
+        patch=drop_moe,
+    ),
 ]
 
 

@@ -14,6 +14,7 @@
 #include "posenc/Raising/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -152,10 +153,18 @@ linalg::BatchMatmulOp matchPlainBatchMatmul(Value v) {
   return bmm;
 }
 
-/// What the logits add to the scaled scores.
+/// What the logits add to the scaled scores, and the positional mask.
 struct Terms {
   bool causal = false;
+  /// A sliding window `k >= q - windowLeft` (with `causal`).
+  std::optional<int64_t> windowLeft;
+  /// Chunked attention: keys of the query's own chunk (with `causal`).
+  std::optional<int64_t> chunk;
+  /// `softcap * tanh(s / softcap)` of the scaled scores.
+  std::optional<double> softcap;
   AlibiOp alibi;
+
+  bool hasMask() const { return causal || windowLeft || chunk; }
 };
 
 /// The iteration space of the logits: `[B, H, Sq, Sk]`, or `[B*H, Sq, Sk]`
@@ -189,18 +198,66 @@ rowColumnValues(Value term, AffineMap map, const LogitsSpace &space) {
       };
 }
 
-/// True when `masked(i, j)` holds exactly above the bottom-right diagonal.
-bool isCausal(const LogitsSpace &space,
-              llvm::function_ref<bool(int64_t, int64_t)> masked) {
-  for (int64_t i = 0; i < space.sq; ++i)
-    for (int64_t j = 0; j < space.sk; ++j)
-      if (masked(i, j) != (j > i + (space.sk - space.sq)))
+/// Classifies the masked entries of `[Sq, Sk]` (query positions `i + Sk -
+/// Sq`, the causal mask's bottom-right alignment; key positions `j`) as a
+/// causal mask, with a sliding window or chunks when some row starts after
+/// key 0. Each row must see exactly one run of keys ending at the query's
+/// position; the window's extent and the chunk size are read off the rows
+/// and then checked on every row, so a mask that is neither (a window off
+/// by one between rows, shifted chunks) is not matched.
+LogicalResult
+classifyPositionalMask(const LogitsSpace &space,
+                       llvm::function_ref<bool(int64_t, int64_t)> masked,
+                       Terms &terms) {
+  int64_t offset = space.sk - space.sq;
+  SmallVector<int64_t> first(space.sq);
+  for (int64_t i = 0; i < space.sq; ++i) {
+    int64_t q = i + offset;
+    int64_t j = 0;
+    while (j < space.sk && masked(i, j))
+      ++j;
+    first[i] = j;
+    if (j > q)
+      return failure(); // the query does not see itself
+    for (; j < space.sk; ++j)
+      if (masked(i, j) != (j > q))
+        return failure();
+  }
+  Terms found;
+  found.causal = true;
+  auto rowsAre = [&](llvm::function_ref<int64_t(int64_t)> start) {
+    for (int64_t i = 0; i < space.sq; ++i)
+      if (first[i] != start(i + offset))
         return false;
-  return true;
+    return true;
+  };
+  if (llvm::any_of(first, [](int64_t j) { return j > 0; })) {
+    int64_t left = 0, chunk = space.sk;
+    for (int64_t i = 0; i < space.sq; ++i) {
+      left = std::max(left, i + offset - first[i]);
+      if (first[i] > 0)
+        chunk = std::min(chunk, first[i]);
+    }
+    if (rowsAre([&](int64_t q) { return std::max<int64_t>(0, q - left); }))
+      found.windowLeft = left;
+    else if (rowsAre([&](int64_t q) { return q / chunk * chunk; }))
+      found.chunk = chunk;
+    else
+      return failure();
+  }
+  // A second mask must be the same one (HF may apply a mask twice).
+  if (terms.hasMask() &&
+      (terms.windowLeft != found.windowLeft || terms.chunk != found.chunk))
+    return failure();
+  terms.causal = true;
+  terms.windowLeft = found.windowLeft;
+  terms.chunk = found.chunk;
+  return success();
 }
 
 /// A constant additive mask over `[Sq, Sk]` (broadcast over batch and
-/// heads): all zeros (no mask) or causal with bottom-right alignment.
+/// heads): all zeros (no mask) or causal with bottom-right alignment,
+/// optionally windowed or chunked.
 LogicalResult classifyMask(Value term, AffineMap map, const LogitsSpace &space,
                            Terms &terms) {
   auto values = rowColumnValues(term, map, space);
@@ -215,16 +272,16 @@ LogicalResult classifyMask(Value term, AffineMap map, const LogitsSpace &space,
     }
   if (allZero)
     return success();
-  if (!exact || !isCausal(space, [&](int64_t i, int64_t j) {
-        return (*values)(i, j) != 0.0;
-      }))
+  if (!exact)
     return failure();
-  terms.causal = true;
-  return success();
+  return classifyPositionalMask(
+      space, [&](int64_t i, int64_t j) { return (*values)(i, j) != 0.0; },
+      terms);
 }
 
 /// `select(masked, fill, logits)` (PyTorch's masked_fill): a constant
-/// boolean mask over `[Sq, Sk]` that is causal, and a fill that masks.
+/// boolean mask over `[Sq, Sk]` that is causal (optionally windowed or
+/// chunked), and a fill that masks.
 LogicalResult classifySelectMask(const Elementwise &select,
                                  const LogitsSpace &space, Terms &terms) {
   OpOperand *cond = select.getInput(0);
@@ -236,12 +293,11 @@ LogicalResult classifySelectMask(const Elementwise &select,
   if (!cond || !fill || *fill > kMaskedLogit)
     return failure();
   auto values = rowColumnValues(cond->get(), select.getMap(0), space);
-  if (!values || !isCausal(space, [&](int64_t i, int64_t j) {
-        return (*values)(i, j) != 0.0;
-      }))
+  if (!values)
     return failure();
-  terms.causal = true;
-  return success();
+  return classifyPositionalMask(
+      space, [&](int64_t i, int64_t j) { return (*values)(i, j) != 0.0; },
+      terms);
 }
 
 /// True when `alibi` biases the logits as posenc.attention's alibi would,
@@ -303,6 +359,42 @@ Value peelScale(Value v, double &scale) {
   return Value();
 }
 
+/// Gemma 2's soft-cap `tanh(x / c) * c` (or `tanh(x * (1/c)) * c`) with a
+/// positive finite constant `c`, or a bare `tanh(x)` (c = 1: PyTorch drops
+/// the division and product by 1.0): returns `x` and sets `cap`.
+Value peelSoftcap(Value v, std::optional<double> &cap) {
+  auto tanhInput = [](Value t) -> Value {
+    auto tanh = matchElementwise<math::TanhOp>(t);
+    return tanh && tanh->isIdentityInput(0) ? tanh->getInput(0)->get()
+                                            : Value();
+  };
+  if (Value x = tanhInput(v)) {
+    cap = 1.0;
+    return x;
+  }
+  auto mul = matchElementwise<arith::MulFOp>(v);
+  if (!mul)
+    return Value();
+  for (unsigned t = 0; t < 2; ++t) {
+    Value scalar = mul->getScalar(1 - t);
+    std::optional<double> outer =
+        scalar ? getConstantFloat(scalar) : std::nullopt;
+    if (!outer || *outer <= 0.0 || !std::isfinite(*outer) ||
+        !mul->isIdentityInput(t))
+      continue;
+    Value scaled = tanhInput(mul->getInput(t)->get());
+    double inner = 1.0;
+    Value x = scaled ? peelScale(scaled, inner) : Value();
+    // The two constants must agree in the element type the model computes
+    // in (f32 `1 / c` is not always `1 / float(c)` in f64).
+    if (!x || float(inner * *outer) != 1.0f)
+      continue;
+    cap = *outer;
+    return x;
+  }
+  return Value();
+}
+
 /// The key behind the transposed operand of the score matmul (`[B, H, D,
 /// Sk]` collapsed): `K^T` of `[B, H, Sk, D]` (through repeat_kv), or
 /// `[B, Sk, H, D]` transposed with `[0, 2, 3, 1]` (GPT-2, GPT-J, MPT).
@@ -359,7 +451,13 @@ Value buildAttention(PatternRewriter &rewriter, linalg::BatchMatmulOp pv,
   auto attention = AttentionOp::create(
       rewriter, loc, resultType, m.q, k, vHeads, Value(), Value(), alibiSlopes,
       Value(), Value(), m.sinks, scaleAttr, m.terms.causal,
-      /*window=*/nullptr, /*chunk_size=*/nullptr, /*softcap=*/nullptr,
+      m.terms.windowLeft ? WindowAttr::get(rewriter.getContext(),
+                                           *m.terms.windowLeft, std::nullopt)
+                         : WindowAttr(),
+      m.terms.chunk ? rewriter.getI64IntegerAttr(*m.terms.chunk)
+                    : IntegerAttr(),
+      m.terms.softcap ? rewriter.getF64FloatAttr(*m.terms.softcap)
+                      : FloatAttr(),
       /*query_temperature=*/nullptr, /*rope=*/nullptr, alibiConfig, form,
       alignment);
   return tensor::CollapseShapeOp::create(
@@ -367,10 +465,15 @@ Value buildAttention(PatternRewriter &rewriter, linalg::BatchMatmulOp pv,
       SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
 }
 
+/// What posenc-raise-attention counts (its print-stats line).
+struct RaiseAttentionStats {
+  int64_t raised = 0, causal = 0, gqa = 0, windows = 0, chunks = 0,
+          softcaps = 0;
+};
+
 struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
-  RaiseAttentionChain(MLIRContext *ctx, int64_t &raised, int64_t &causal,
-                      int64_t &gqa)
-      : OpRewritePattern(ctx), raised(raised), causal(causal), gqa(gqa) {}
+  RaiseAttentionChain(MLIRContext *ctx, RaiseAttentionStats &stats)
+      : OpRewritePattern(ctx), stats(stats) {}
 
   LogicalResult matchAndRewrite(linalg::BatchMatmulOp pv,
                                 PatternRewriter &rewriter) const override {
@@ -378,11 +481,12 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     if (failed(m))
       return failure();
     rewriter.replaceOp(pv, buildAttention(rewriter, pv, *m));
-    ++raised;
-    if (m->terms.causal)
-      ++causal;
-    if (m->key.groups > 1)
-      ++gqa;
+    ++stats.raised;
+    stats.causal += m->terms.causal;
+    stats.gqa += m->key.groups > 1;
+    stats.windows += m->terms.windowLeft.has_value();
+    stats.chunks += m->terms.chunk.has_value();
+    stats.softcaps += m->terms.softcap.has_value();
     return success();
   }
 
@@ -434,6 +538,7 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     LogitsSpace &space = m.space;
     Value x = logits;
     bool merged = false; // in the [B*H, Sq, Sk] space of the scores
+    bool capped = false; // below the soft-cap
     while (true) {
       if (auto expand = x.getDefiningOp<tensor::ExpandShapeOp>();
           expand && !merged) {
@@ -454,11 +559,22 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
       auto e = matchElementwise(x);
       if (!e)
         return rewriter.notifyMatchFailure(pv, "unknown logits term");
+      // The cap applies to the scaled scores: no scale outside it, and no
+      // mask or ALiBi inside it (peeled after it).
+      if (!capped && m.scale == 1.0) {
+        if (Value inner = peelSoftcap(x, m.terms.softcap)) {
+          x = inner;
+          capped = true;
+          continue;
+        }
+      }
       if (Value inner = peelScale(x, m.scale)) {
         // Terms peeled so far were added outside this multiply: unscaled.
         x = inner;
         continue;
       }
+      if (capped)
+        return rewriter.notifyMatchFailure(pv, "a term inside the soft-cap");
       if (isa<arith::SelectOp>(e->body) && e->isIdentityInput(2) &&
           succeeded(classifySelectMask(*e, space, m.terms))) {
         x = e->getInput(2)->get();
@@ -530,7 +646,7 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     return success();
   }
 
-  int64_t &raised, &causal, &gqa;
+  RaiseAttentionStats &stats;
 };
 
 struct PosEncRaiseAttentionPass
@@ -538,15 +654,17 @@ struct PosEncRaiseAttentionPass
   using Base::Base;
 
   void runOnOperation() override {
-    int64_t numRaised = 0, numCausal = 0, numGqa = 0;
+    RaiseAttentionStats stats;
     RewritePatternSet patterns(&getContext());
-    patterns.add<RaiseAttentionChain>(&getContext(), numRaised, numCausal,
-                                      numGqa);
+    patterns.add<RaiseAttentionChain>(&getContext(), stats);
     if (failed(applyRaisingPatterns(getOperation(), std::move(patterns),
                                     getArgument(), printStats,
-                                    {{"raised-attention", numRaised},
-                                     {"raised-causal-masks", numCausal},
-                                     {"raised-repeat-kv", numGqa}})))
+                                    {{"raised-attention", stats.raised},
+                                     {"raised-causal-masks", stats.causal},
+                                     {"raised-repeat-kv", stats.gqa},
+                                     {"raised-window-masks", stats.windows},
+                                     {"raised-chunk-masks", stats.chunks},
+                                     {"raised-softcaps", stats.softcaps}})))
       signalPassFailure();
   }
 };

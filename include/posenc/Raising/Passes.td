@@ -207,8 +207,12 @@ def PosEncRaiseAttention : Pass<"posenc-raise-attention"> {
 
     Terms it can express: a causal mask (constant, or computed from
     constants: comparisons of broadcast aranges, selects; evaluated and
-    compared with bottom-right causality; values at or below -1e30 mask), an
-    all-zero mask (dropped), and a
+    compared with bottom-right causality; values at or below -1e30 mask),
+    causal with a sliding window (`window(<left = L>)`, L read off the rows:
+    HF's `sliding_window` W is L = W - 1) or with chunks (`chunk_size(C)`),
+    each checked on every row, an all-zero mask (dropped), Gemma 2's
+    soft-cap `tanh(s / c) * c` of the scaled scores (`softcap(c)`; masks and
+    ALiBi must be added after it, the scale applied before it), and a
     `posenc.alibi` bias (raised by posenc-raise-alibi) with the attention's
     positions; a key-linear bias may have key positions `c + j` (MPT's
     `j - (Sk - 1)`): the attention uses `j`, which changes every logit of a
