@@ -492,6 +492,23 @@ SPECS = [
         notes="The MoE is replaced by zeros as in gpt_oss_nomoe.",
         patch=drop_moe,
     ),
+    Spec(
+        name="llama4_nope",
+        title="Llama 4 text style, a NoPE layer with attention temperature tuning",
+        config_cls="Llama4TextConfig",
+        model_cls="Llama4TextModel",
+        config=dict(COMMON_LLAMA, intermediate_size_mlp=128, attention_chunk_size=4,
+                    moe_layers=[], no_rope_layers=[0], attn_temperature_tuning=True,
+                    floor_scale=4, attn_scale=0.5, rope_theta=500000.0),
+        extra=dict(attn_implementation="eager"),
+        seed=14,
+        encoding="no RoPE (NoPE layer: full causal attention, no chunks); q scaled by "
+        "log(floor((pos + 1) / 4) + 1) * 0.5 + 1 (query_temperature(<floor_scale = 4.0, "
+        "attn_scale = 0.5>)), GQA 4/2",
+        notes="`moe_layers=[]`: a dense MLP (Llama4TextMLP) instead of the MoE. Llama 4's "
+        "RoPE layers do not export: torch-mlir cannot lower the `.to(device)` of its complex "
+        "`freqs_cis` (`_assert_tensor_metadata` dtype mismatch).",
+    ),
 ]
 
 

@@ -362,6 +362,12 @@ private:
       return std::pow(a[0], a[1]);
     if (isa<math::AbsFOp, math::AbsIOp>(op))
       return std::abs(a[0]);
+    if (isa<math::FloorOp>(op))
+      return std::floor(a[0]);
+    // Llama 4's temperature tables; a library's f32 log1p may differ from
+    // this rounding by an ulp: users of the values compare with a tolerance.
+    if (isa<math::Log1pOp>(op))
+      return std::log1p(a[0]);
     // Narrowing an index to i32 (torch-mlir's int32 aranges): exact when
     // the value fits, as it does for any position.
     if (auto trunc = dyn_cast<arith::TruncIOp>(op)) {

@@ -412,8 +412,70 @@ std::optional<KvSource> matchKey(Value kT, double &scale) {
   return std::nullopt;
 }
 
+/// Llama 4's attention temperature on the queries of a `[B, S, H, D]`
+/// tensor before the head transpose: `x * t[s]` with a constant `t` of
+/// `log(floor((s + 1) / f) + 1) * a + 1` at token positions `s`.
+struct QueryTemperature {
+  Value unscaled; // x, [B, S, H, D]
+  double floorScale, attnScale;
+};
+
+/// Reads f and a off a constant temperature table `t` of `tokens` entries
+/// (positions 0..tokens-1) and checks every entry; a table of ones has none.
+std::optional<std::pair<double, double>> inferTemperature(ArrayRef<double> t) {
+  auto near = [](double x, double y) {
+    return std::abs(x - y) <= 4e-7 * std::max(1.0, std::abs(y));
+  };
+  int64_t first = 0;
+  while (first < int64_t(t.size()) && near(t[first], 1.0))
+    ++first;
+  if (first == int64_t(t.size()))
+    return std::nullopt;
+  // floor((s + 1) / f) first reaches 1 at s + 1 = f (an integer f).
+  double f = double(first + 1);
+  double a = double(float((t[first] - 1.0) / std::log(2.0)));
+  if (!std::isfinite(a) || a == 0.0)
+    return std::nullopt;
+  for (auto [s, value] : llvm::enumerate(t))
+    if (!near(value, std::log1p(std::floor((double(s) + 1.0) / f)) * a + 1.0))
+      return std::nullopt;
+  return std::make_pair(f, a);
+}
+
+/// `transpose(x * t, [0, 2, 1, 3])` with `t` a temperature table broadcast
+/// over batch, heads and channels; positions are the token indices (the
+/// attention's default when Sq = Sk).
+std::optional<QueryTemperature> matchQueryTemperature(Value q) {
+  auto transpose = q.getDefiningOp<linalg::TransposeOp>();
+  if (!transpose || transpose.getPermutation() != ArrayRef<int64_t>{0, 2, 1, 3})
+    return std::nullopt;
+  auto mul = matchElementwise<arith::MulFOp>(transpose.getInput());
+  if (!mul)
+    return std::nullopt;
+  for (unsigned t = 0; t < 2; ++t) {
+    OpOperand *table = mul->getInput(1 - t);
+    if (!mul->isIdentityInput(t) || !table)
+      continue;
+    auto type = cast<RankedTensorType>(table->get().getType());
+    std::optional<SmallVector<unsigned>> dims =
+        nonUnitDims(mul->getMap(1 - t), type);
+    if (!dims || *dims != SmallVector<unsigned>{1})
+      continue;
+    std::optional<SmallVector<double>> values =
+        evaluateConstantTensor(table->get());
+    if (!values)
+      continue;
+    std::optional<std::pair<double, double>> fa = inferTemperature(*values);
+    if (!fa)
+      continue;
+    return QueryTemperature{mul->getInput(t)->get(), fa->first, fa->second};
+  }
+  return std::nullopt;
+}
+
 /// A checked `softmax(Q K^T * scale + terms) V`, ready to build.
 struct AttentionMatch {
+  std::optional<QueryTemperature> temperature;
   Value q;
   KvSource key, value;
   Value sinks;
@@ -427,6 +489,19 @@ struct AttentionMatch {
 Value buildAttention(PatternRewriter &rewriter, linalg::BatchMatmulOp pv,
                      const AttentionMatch &m) {
   Location loc = pv.getLoc();
+  Value q = m.q;
+  QueryTemperatureAttr temperature;
+  if (m.temperature) {
+    auto qType = cast<RankedTensorType>(m.q.getType());
+    Value init = tensor::EmptyOp::create(rewriter, loc, qType.getShape(),
+                                         qType.getElementType());
+    q = linalg::TransposeOp::create(rewriter, loc, m.temperature->unscaled,
+                                    init, ArrayRef<int64_t>{0, 2, 1, 3})
+            .getResult()[0];
+    temperature = QueryTemperatureAttr::get(rewriter.getContext(),
+                                            m.temperature->floorScale,
+                                            m.temperature->attnScale);
+  }
   Value k = headMajor(rewriter, loc, m.key);
   Value vHeads = headMajor(rewriter, loc, m.value);
   auto qType = cast<RankedTensorType>(m.q.getType());
@@ -449,7 +524,7 @@ Value buildAttention(PatternRewriter &rewriter, linalg::BatchMatmulOp pv,
     alignment = alibi.getAlignment();
   }
   auto attention = AttentionOp::create(
-      rewriter, loc, resultType, m.q, k, vHeads, Value(), Value(), alibiSlopes,
+      rewriter, loc, resultType, q, k, vHeads, Value(), Value(), alibiSlopes,
       Value(), Value(), m.sinks, scaleAttr, m.terms.causal,
       m.terms.windowLeft ? WindowAttr::get(rewriter.getContext(),
                                            *m.terms.windowLeft, std::nullopt)
@@ -458,8 +533,7 @@ Value buildAttention(PatternRewriter &rewriter, linalg::BatchMatmulOp pv,
                     : IntegerAttr(),
       m.terms.softcap ? rewriter.getF64FloatAttr(*m.terms.softcap)
                       : FloatAttr(),
-      /*query_temperature=*/nullptr, /*rope=*/nullptr, alibiConfig, form,
-      alignment);
+      temperature, /*rope=*/nullptr, alibiConfig, form, alignment);
   return tensor::CollapseShapeOp::create(
       rewriter, loc, pv.getResult(0).getType(), attention,
       SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
@@ -468,7 +542,7 @@ Value buildAttention(PatternRewriter &rewriter, linalg::BatchMatmulOp pv,
 /// What posenc-raise-attention counts (its print-stats line).
 struct RaiseAttentionStats {
   int64_t raised = 0, causal = 0, gqa = 0, windows = 0, chunks = 0,
-          softcaps = 0;
+          softcaps = 0, temperatures = 0;
 };
 
 struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
@@ -487,6 +561,7 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     stats.windows += m->terms.windowLeft.has_value();
     stats.chunks += m->terms.chunk.has_value();
     stats.softcaps += m->terms.softcap.has_value();
+    stats.temperatures += m->temperature.has_value();
     return success();
   }
 
@@ -643,6 +718,11 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
       return rewriter.notifyMatchFailure(pv, "K and V heads disagree");
     m.q = q;
     m.key = *key;
+    // Positions of the temperature are token indices: the attention's own
+    // only when queries and keys align (Sq = Sk); ALiBi or a scale inside
+    // is fine, the temperature multiplies q before both.
+    if (m.space.sq == m.space.sk)
+      m.temperature = matchQueryTemperature(q);
     return success();
   }
 
@@ -657,14 +737,15 @@ struct PosEncRaiseAttentionPass
     RaiseAttentionStats stats;
     RewritePatternSet patterns(&getContext());
     patterns.add<RaiseAttentionChain>(&getContext(), stats);
-    if (failed(applyRaisingPatterns(getOperation(), std::move(patterns),
-                                    getArgument(), printStats,
-                                    {{"raised-attention", stats.raised},
-                                     {"raised-causal-masks", stats.causal},
-                                     {"raised-repeat-kv", stats.gqa},
-                                     {"raised-window-masks", stats.windows},
-                                     {"raised-chunk-masks", stats.chunks},
-                                     {"raised-softcaps", stats.softcaps}})))
+    if (failed(applyRaisingPatterns(
+            getOperation(), std::move(patterns), getArgument(), printStats,
+            {{"raised-attention", stats.raised},
+             {"raised-causal-masks", stats.causal},
+             {"raised-repeat-kv", stats.gqa},
+             {"raised-window-masks", stats.windows},
+             {"raised-chunk-masks", stats.chunks},
+             {"raised-softcaps", stats.softcaps},
+             {"raised-query-temperatures", stats.temperatures}})))
       signalPassFailure();
   }
 };

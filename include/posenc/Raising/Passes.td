@@ -212,7 +212,11 @@ def PosEncRaiseAttention : Pass<"posenc-raise-attention"> {
     HF's `sliding_window` W is L = W - 1) or with chunks (`chunk_size(C)`),
     each checked on every row, an all-zero mask (dropped), Gemma 2's
     soft-cap `tanh(s / c) * c` of the scaled scores (`softcap(c)`; masks and
-    ALiBi must be added after it, the scale applied before it), and a
+    ALiBi must be added after it, the scale applied before it), Llama 4's
+    query temperature (q of `[B, S, H, D]` times a constant table
+    `log(floor((s + 1) / f) + 1) * a + 1` before the head transpose, Sq =
+    Sk: `query_temperature`, f an integer read off the table, every entry
+    checked), and a
     `posenc.alibi` bias (raised by posenc-raise-alibi) with the attention's
     positions; a key-linear bias may have key positions `c + j` (MPT's
     `j - (Sk - 1)`): the attention uses `j`, which changes every logit of a
