@@ -463,8 +463,9 @@ SPECS = [
         "log(floor((pos + 1) / 4) + 1) * 0.5 + 1 (query_temperature(<floor_scale = 4.0, "
         "attn_scale = 0.5>)), GQA 4/2",
         notes="`moe_layers=[]`: a dense MLP (Llama4TextMLP) instead of the MoE. Llama 4's "
-        "RoPE layers do not export: torch-mlir cannot lower the `.to(device)` of its complex "
-        "`freqs_cis` (`_assert_tensor_metadata` dtype mismatch).",
+        "RoPE layers do not export: torch-mlir cannot lower the complex `freqs_cis` their "
+        "rotary embedding computes per call (`_assert_tensor_metadata` of its `.to(device)`; "
+        "with those checks dropped, \"Only integer/float dtype supported\").",
     ),
 ]
 
