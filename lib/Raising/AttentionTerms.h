@@ -1,0 +1,90 @@
+//===- AttentionTerms.h - logit terms of decomposed attention --*- C++ -*-===//
+//
+// Matchers of posenc-raise-attention for what the logits of a decomposed
+// attention add to or apply on the scaled scores: positional masks, ALiBi,
+// scales, soft-cap, and the query temperature.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef POSENC_LIB_RAISING_ATTENTIONTERMS_H
+#define POSENC_LIB_RAISING_ATTENTIONTERMS_H
+
+#include "posenc/IR/PosEncOps.h"
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Value.h"
+
+#include <optional>
+
+namespace mlir {
+namespace posenc {
+namespace raising {
+
+struct Elementwise;
+
+/// What the logits add to the scaled scores, and the positional mask.
+struct Terms {
+  bool causal = false;
+  /// A sliding window `k >= q - windowLeft` (with `causal`).
+  std::optional<int64_t> windowLeft;
+  /// Chunked attention: keys of the query's own chunk (with `causal`).
+  std::optional<int64_t> chunk;
+  /// `softcap * tanh(s / softcap)` of the scaled scores.
+  std::optional<double> softcap;
+  AlibiOp alibi;
+
+  bool hasMask() const { return causal || windowLeft || chunk; }
+};
+
+/// The iteration space of the logits: `[B, H, Sq, Sk]`, or `[B*H, Sq, Sk]`
+/// (scores before their expansion; B must be 1 there so that axis 0 is the
+/// head).
+struct LogitsSpace {
+  unsigned head, row, col;
+  int64_t hq, sq, sk;
+};
+
+/// Llama 4's attention temperature on the queries of a `[B, S, H, D]`
+/// tensor before the head transpose: `x * t[s]` with a constant `t` of
+/// `log(floor((s + 1) / f) + 1) * a + 1` at token positions `s`.
+struct QueryTemperature {
+  Value unscaled; // x, [B, S, H, D]
+  double floorScale, attnScale;
+};
+
+/// A constant additive mask over `[Sq, Sk]` (broadcast over batch and
+/// heads): all zeros (no mask) or causal with bottom-right alignment,
+/// optionally windowed or chunked.
+LogicalResult classifyMask(Value term, AffineMap map, const LogitsSpace &space,
+                           Terms &terms);
+
+/// `select(masked, fill, logits)` (PyTorch's masked_fill): a constant
+/// boolean mask over `[Sq, Sk]` that is causal (optionally windowed or
+/// chunked), and a fill that masks.
+LogicalResult classifySelectMask(const Elementwise &select,
+                                 const LogitsSpace &space, Terms &terms);
+
+/// A posenc.alibi bias `[B?, H, Sq?, Sk]` read with heads on the head axis
+/// and keys on the key axis, from the attention's positions.
+LogicalResult classifyAlibi(Value term, AffineMap map, const LogitsSpace &space,
+                            Terms &terms);
+
+/// `x * c` or `x / c` with `c` a positive scalar constant; returns `x` and
+/// multiplies `scale` by the factor.
+Value peelScale(Value v, double &scale);
+
+/// Gemma 2's soft-cap `tanh(x / c) * c` (or `tanh(x * (1/c)) * c`) with a
+/// positive finite constant `c`, or a bare `tanh(x)` (c = 1: PyTorch drops
+/// the division and product by 1.0): returns `x` and sets `cap`.
+Value peelSoftcap(Value v, std::optional<double> &cap);
+
+/// `transpose(x * t, [0, 2, 1, 3])` with `t` a temperature table broadcast
+/// over batch, heads and channels; positions are the token indices (the
+/// attention's default when Sq = Sk).
+std::optional<QueryTemperature> matchQueryTemperature(Value q);
+
+} // namespace raising
+} // namespace posenc
+} // namespace mlir
+
+#endif // POSENC_LIB_RAISING_ATTENTIONTERMS_H
