@@ -74,8 +74,7 @@ classifyPositionalMask(const LogitsSpace &space,
       if (masked(i, j) != (j > q))
         return failure();
   }
-  Terms found;
-  found.causal = true;
+  std::optional<int64_t> windowLeft, chunk;
   auto rowsAre = [&](llvm::function_ref<int64_t(int64_t)> start) {
     for (int64_t i = 0; i < space.sq; ++i)
       if (first[i] != start(i + offset))
@@ -83,26 +82,27 @@ classifyPositionalMask(const LogitsSpace &space,
     return true;
   };
   if (llvm::any_of(first, [](int64_t j) { return j > 0; })) {
-    int64_t left = 0, chunk = space.sk;
+    int64_t left = 0, size = space.sk;
     for (int64_t i = 0; i < space.sq; ++i) {
       left = std::max(left, i + offset - first[i]);
       if (first[i] > 0)
-        chunk = std::min(chunk, first[i]);
+        size = std::min(size, first[i]);
     }
     if (rowsAre([&](int64_t q) { return std::max<int64_t>(0, q - left); }))
-      found.windowLeft = left;
-    else if (rowsAre([&](int64_t q) { return q / chunk * chunk; }))
-      found.chunk = chunk;
+      windowLeft = left;
+    else if (rowsAre([&](int64_t q) { return q / size * size; }))
+      chunk = size;
     else
       return failure();
   }
-  // A second mask must be the same one (HF may apply a mask twice).
+  // A second mask must be the same kind: two different ones would mask
+  // their union, which these terms do not describe.
   if (terms.hasMask() &&
-      (terms.windowLeft != found.windowLeft || terms.chunk != found.chunk))
+      (terms.windowLeft != windowLeft || terms.chunk != chunk))
     return failure();
   terms.causal = true;
-  terms.windowLeft = found.windowLeft;
-  terms.chunk = found.chunk;
+  terms.windowLeft = windowLeft;
+  terms.chunk = chunk;
   return success();
 }
 
