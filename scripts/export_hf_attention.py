@@ -128,6 +128,27 @@ def drop_moe(model: nn.Module) -> None:
         layer.mlp = ZeroMoE()
 
 
+class TabledFreqsCis(nn.Module):
+    """Stands in for Llama4TextRotaryEmbedding: the same complex freqs_cis,
+    read from a table instead of `torch.polar` per call, which torch-mlir
+    cannot lower (complex results). Exact for the export's positions
+    (arange(SEQ)): the table holds the values HF's forward computes for them."""
+
+    def __init__(self, rotary: nn.Module):
+        super().__init__()
+        pos = torch.arange(SEQ, dtype=torch.int64)[None]
+        with torch.no_grad():
+            self.register_buffer("table", rotary(torch.zeros(1), pos)[0].clone())
+
+    def forward(self, x, position_ids):
+        assert position_ids.shape[-1] == SEQ
+        return self.table[None]
+
+
+def table_freqs_cis(model: nn.Module) -> None:
+    model.rotary_emb = TabledFreqsCis(model.rotary_emb)
+
+
 # ---------------------------------------------------------------------------
 # Models
 # ---------------------------------------------------------------------------
@@ -151,6 +172,9 @@ class Spec:
     position_ids: bool = True
     # applied to the built model before re-initialization (e.g. drop the MoE)
     patch: Callable[[nn.Module], None] | None = None
+    # drop torch.export's aten._assert_tensor_metadata nodes, which torch-mlir
+    # cannot canonicalize on complex tensors (`.to(device)` of freqs_cis)
+    strip_metadata_asserts: bool = False
 
 
 COMMON_LLAMA = dict(
@@ -437,6 +461,24 @@ SPECS = [
         "logits soft-capped at 1.0 (softcap(1.0)), sliding window 6 (window(<left = 5>))",
     ),
     Spec(
+        name="gemma3_local_global",
+        title="Gemma 3 style, a local and a global layer with their own RoPE tables",
+        config_cls="Gemma3TextConfig",
+        model_cls="Gemma3TextModel",
+        config=dict(COMMON_LLAMA, num_hidden_layers=2, sliding_window=6,
+                    layer_types=["sliding_attention", "full_attention"],
+                    rope_parameters={
+                        "sliding_attention": {"rope_type": "default", "rope_theta": 10000.0},
+                        "full_attention": {"rope_type": "linear", "factor": 8.0,
+                                           "rope_theta": 1000000.0}},
+                    query_pre_attn_scalar=24),
+        extra=dict(attn_implementation="eager"),
+        seed=15,
+        encoding="layer 0: RoPE base 1e4 (rope_local_base_freq), sliding window 6 "
+        "(window(<left = 5>)); layer 1: RoPE base 1e6 with linear scaling 8, full causal; "
+        "both half-split, GQA 4/2, scale 24^-0.5, q/k RMS-normed before RoPE",
+    ),
+    Spec(
         name="gpt_oss_sliding",
         title="gpt-oss style sliding layer without its MoE (window 6, sinks, YaRN)",
         config_cls="GptOssConfig",
@@ -448,6 +490,27 @@ SPECS = [
         "window(<left = 5>)) with sinks",
         notes="The MoE is replaced by zeros as in gpt_oss_nomoe.",
         patch=drop_moe,
+    ),
+    Spec(
+        name="llama4_chunked",
+        title="Llama 4 text style, a chunked RoPE layer",
+        config_cls="Llama4TextConfig",
+        model_cls="Llama4TextModel",
+        config=dict(COMMON_LLAMA, intermediate_size_mlp=128, attention_chunk_size=4,
+                    moe_layers=[], no_rope_layers=[1], rope_theta=500000.0),
+        extra=dict(attn_implementation="eager"),
+        seed=16,
+        encoding="RoPE interleaved (complex form, view_as_complex), GQA 4/2, causal "
+        "within chunks of 4 (chunk_size(4)); HF's chunked mask counts the left padding "
+        "of attention_mask with a cumsum (tm_tensor.scan)",
+        notes="`moe_layers=[]`: a dense MLP. The rotary embedding is replaced by a table "
+        "of the complex freqs_cis it computes for positions 0..15 (TabledFreqsCis): HF "
+        "computes it with `torch.polar` per call, which torch-mlir cannot lower (\"Only "
+        "integer/float dtype supported\"), and torch.export's `_assert_tensor_metadata` "
+        "nodes (of freqs_cis' `.to(device)`) are dropped: torch-mlir cannot canonicalize "
+        "them on complex tensors.",
+        patch=table_freqs_cis,
+        strip_metadata_asserts=True,
     ),
     Spec(
         name="llama4_nope",
@@ -462,10 +525,8 @@ SPECS = [
         encoding="no RoPE (NoPE layer: full causal attention, no chunks); q scaled by "
         "log(floor((pos + 1) / 4) + 1) * 0.5 + 1 (query_temperature(<floor_scale = 4.0, "
         "attn_scale = 0.5>)), GQA 4/2",
-        notes="`moe_layers=[]`: a dense MLP (Llama4TextMLP) instead of the MoE. Llama 4's "
-        "RoPE layers do not export: torch-mlir cannot lower the complex `freqs_cis` their "
-        "rotary embedding computes per call (`_assert_tensor_metadata` of its `.to(device)`; "
-        "with those checks dropped, \"Only integer/float dtype supported\").",
+        notes="`moe_layers=[]`: a dense MLP (Llama4TextMLP) instead of the MoE. "
+        "llama4_chunked has the RoPE layer kind.",
     ),
 ]
 
@@ -604,8 +665,16 @@ def foreign_ops(module, known: set) -> list:
 
 
 def export(spec: Spec, wrapper: nn.Module, args, posenc_opt: str) -> str:
+    program = wrapper
+    if spec.strip_metadata_asserts:
+        program = torch.export.export(wrapper, tuple(args))
+        graph = program.graph_module.graph
+        for node in list(graph.nodes):
+            if node.target is torch.ops.aten._assert_tensor_metadata.default:
+                graph.erase_node(node)
+        program.graph_module.recompile()
     module = fx.export_and_import(
-        wrapper, *args, output_type="linalg-on-tensors", func_name=spec.name
+        program, *args, output_type="linalg-on-tensors", func_name=spec.name
     )
     if not foreign_ops(module, registered_dialects(posenc_opt)):
         return str(module)

@@ -1,7 +1,8 @@
 //===- ConstantEvaluator.cpp - tensors the IR computes from constants -----===//
 //
 // Importers compute masks, position tables and ALiBi slopes from constants
-// with fills, reshapes, cumsum scans and elementwise generics. This file
+// with fills, reshapes, cumsum scans, gathers, integer reductions and
+// elementwise generics. This file
 // evaluates such IR element by element, as the program would compute it
 // (see evaluateConstantTensor in Match.h).
 //
@@ -191,6 +192,10 @@ private:
     SmallVector<Operand, 3> operands;
     unsigned result;
     std::optional<unsigned> indexDim;
+    /// A `tensor.extract` from a tensor computed outside the body (a gather:
+    /// HF's per-batch padding counts): its values and shape.
+    const SmallVector<double> *table = nullptr;
+    ArrayRef<int64_t> tableShape;
   };
   /// A generic's body as steps over numbered slots: block arguments, then
   /// results.
@@ -200,14 +205,29 @@ private:
     Operand yielded;
   };
 
+  /// An all-parallel generic, or one with reductions into an integer
+  /// result (exact in any order; a float reduction's order is the
+  /// compiler's, so its rounding is not known here).
   std::optional<SmallVector<double>> evalGeneric(linalg::GenericOp generic,
                                                  unsigned resultIdx) {
-    if (generic.getNumParallelLoops() != generic.getNumLoops())
+    SmallVector<int64_t> loops = generic.getStaticLoopRanges();
+    double points = 1.0;
+    for (int64_t extent : loops) {
+      if (ShapedType::isDynamic(extent))
+        return std::nullopt;
+      points *= double(extent);
+    }
+    if (points > double(maxElements))
       return std::nullopt;
     SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    unsigned numInputs = generic.getNumDpsInputs();
+    AffineMap outMap = maps[numInputs + resultIdx];
     auto outType =
         cast<RankedTensorType>(generic.getResult(resultIdx).getType());
-    if (!maps[generic.getNumDpsInputs() + resultIdx].isIdentity())
+    bool reduces = generic.getNumReductionLoops() != 0;
+    if (reduces ? !isa<IntegerType>(outType.getElementType()) ||
+                      !outMap.isProjectedPermutation()
+                : !outMap.isIdentity())
       return std::nullopt;
     std::optional<SmallVector<Input>> inputs = readInputs(generic, maps);
     if (!inputs)
@@ -215,7 +235,27 @@ private:
     std::optional<Program> program = compileBody(generic.getBody(), resultIdx);
     if (!program)
       return std::nullopt;
-    return runProgram(*program, *inputs, outType);
+    // The body may read its own result's accumulator, no other output.
+    Block *body = generic.getBody();
+    const SmallVector<double> *init = nullptr;
+    for (unsigned i = 0; i < generic.getNumDpsInits(); ++i) {
+      if (body->getArgument(numInputs + i).use_empty())
+        continue;
+      if (i != resultIdx)
+        return std::nullopt;
+      init = eval(generic.getDpsInits()[i]);
+      if (!init)
+        return std::nullopt;
+    }
+    Input out{init, {}};
+    int64_t stride = 1;
+    for (int64_t d = outType.getRank() - 1; d >= 0; --d) {
+      out.terms.push_back(
+          {cast<AffineDimExpr>(outMap.getResult(d)).getPosition(), stride});
+      stride *= outType.getDimSize(d);
+    }
+    return runProgram(*program, *inputs, loops, out, numInputs + resultIdx,
+                      outType.getNumElements());
   }
 
   /// The values of every input of `generic` and how each is indexed.
@@ -246,8 +286,9 @@ private:
   }
 
   /// `body` as a program yielding its result `resultIdx`; nullopt when an
-  /// operand is neither computed in it nor a scalar constant.
-  static std::optional<Program> compileBody(Block *body, unsigned resultIdx) {
+  /// operand is neither computed in it nor a scalar constant (or, for
+  /// `tensor.extract`, a tensor this class evaluates).
+  std::optional<Program> compileBody(Block *body, unsigned resultIdx) {
     Program program;
     DenseMap<Value, unsigned> slotOf;
     for (BlockArgument arg : body->getArguments())
@@ -268,14 +309,26 @@ private:
         if (!cond || (cond->slot < 0 && cond->constant == 0))
           return std::nullopt;
         if (cond->slot >= 0)
-          program.steps.push_back(
-              Step{&op, {*cond}, unsigned(cond->slot), std::nullopt});
+          program.steps.push_back(Step{
+              &op, {*cond}, unsigned(cond->slot), std::nullopt, nullptr, {}});
         continue;
       }
       if (op.getNumResults() != 1)
         return std::nullopt;
-      Step step{&op, {}, 0, std::nullopt};
-      if (auto idx = dyn_cast<linalg::IndexOp>(op))
+      Step step{&op, {}, 0, std::nullopt, nullptr, {}};
+      auto extract = dyn_cast<tensor::ExtractOp>(op);
+      if (extract && !slotOf.count(extract.getTensor())) {
+        step.table = eval(extract.getTensor());
+        if (!step.table)
+          return std::nullopt;
+        step.tableShape = extract.getTensor().getType().getShape();
+        for (Value index : extract.getIndices()) {
+          std::optional<Operand> o = operandOf(index);
+          if (!o)
+            return std::nullopt;
+          step.operands.push_back(*o);
+        }
+      } else if (auto idx = dyn_cast<linalg::IndexOp>(op))
         step.indexDim = idx.getDim();
       else if (!isa<arith::ConstantOp>(op))
         for (Value operand : op.getOperands()) {
@@ -302,24 +355,34 @@ private:
     return program;
   }
 
-  /// Runs `program` at every point of `outType`, in row-major order.
+  /// Runs `program` at every point of the loop space `loops`, in row-major
+  /// order, each point reading and writing the output element `out` maps it
+  /// to (`out.data` the initial values where the body reads them, else 0)
+  /// through the slot `outSlot`.
   static std::optional<SmallVector<double>>
   runProgram(const Program &program, ArrayRef<Input> inputs,
-             RankedTensorType outType) {
-    ArrayRef<int64_t> shape = outType.getShape();
-    int64_t n = outType.getNumElements();
-    SmallVector<double> out(n);
-    SmallVector<int64_t> index(shape.size(), 0);
+             ArrayRef<int64_t> loops, const Input &out, unsigned outSlot,
+             int64_t outSize) {
+    SmallVector<double> result =
+        out.data ? *out.data : SmallVector<double>(outSize, 0.0);
+    SmallVector<int64_t> index(loops.size(), 0);
     SmallVector<double> slots(program.numSlots);
     SmallVector<double, 3> args;
     const Operand &yielded = program.yielded;
-    for (int64_t linear = 0; linear < n; ++linear) {
-      for (auto [i, input] : llvm::enumerate(inputs)) {
-        int64_t offset = 0;
-        for (auto [dim, stride] : input.terms)
-          offset += index[dim] * stride;
-        slots[i] = (*input.data)[offset];
-      }
+    int64_t points = 1;
+    for (int64_t extent : loops)
+      points *= extent;
+    auto offsetOf = [&](const Input &input) {
+      int64_t offset = 0;
+      for (auto [dim, stride] : input.terms)
+        offset += index[dim] * stride;
+      return offset;
+    };
+    for (int64_t linear = 0; linear < points; ++linear) {
+      for (auto [i, input] : llvm::enumerate(inputs))
+        slots[i] = (*input.data)[offsetOf(input)];
+      int64_t outOffset = offsetOf(out);
+      slots[outSlot] = result[outOffset];
       for (const Step &step : program.steps) {
         if (step.indexDim) {
           slots[step.result] = double(index[*step.indexDim]);
@@ -332,19 +395,35 @@ private:
           slots[step.result] = args[0];
           continue;
         }
-        std::optional<double> value = apply(*step.op, args);
+        std::optional<double> value =
+            step.table ? readTable(step, args) : apply(*step.op, args);
         if (!value)
           return std::nullopt;
         slots[step.result] = *value;
       }
-      out[linear] = yielded.slot < 0 ? yielded.constant : slots[yielded.slot];
-      for (int64_t d = shape.size() - 1; d >= 0; --d) {
-        if (++index[d] < shape[d])
+      result[outOffset] =
+          yielded.slot < 0 ? yielded.constant : slots[yielded.slot];
+      for (int64_t d = loops.size() - 1; d >= 0; --d) {
+        if (++index[d] < loops[d])
           break;
         index[d] = 0;
       }
     }
-    return out;
+    return result;
+  }
+
+  /// The element of an extract step's table at `indices`; nullopt out of
+  /// bounds (the program's behaviour is undefined there).
+  static std::optional<double> readTable(const Step &step,
+                                         ArrayRef<double> indices) {
+    int64_t offset = 0;
+    for (auto [i, extent] : llvm::enumerate(step.tableShape)) {
+      double x = indices[i];
+      if (!(x >= 0 && x < double(extent)) || x != std::floor(x))
+        return std::nullopt;
+      offset = offset * extent + int64_t(x);
+    }
+    return (*step.table)[offset];
   }
 
   /// `op` on `a`, rounded to its float result type as the program rounds.

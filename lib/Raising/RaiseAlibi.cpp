@@ -16,10 +16,8 @@
 #include "posenc/Raising/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -509,50 +507,6 @@ struct FoldAlibiKeySlice : CountingPattern<tensor::ExtractSliceOp, Counts> {
   }
 };
 
-/// A `tm_tensor.scan` cumulative sum without users: MLIR keeps unregistered
-/// ops whatever their uses; this one only computes its results.
-struct EraseDeadCumsum : RewritePattern {
-  EraseDeadCumsum(MLIRContext *ctx, Counts &counts)
-      : RewritePattern("tm_tensor.scan", /*benefit=*/1, ctx), counts(counts) {}
-
-  LogicalResult matchAndRewrite(Operation *op,
-                                PatternRewriter &rewriter) const override {
-    if (!op->use_empty() || !matchCumsumScan(op))
-      return failure();
-    rewriter.eraseOp(op);
-    ++counts.scans;
-    return success();
-  }
-
-  Counts &counts;
-};
-
-/// A generic without users whose only effects are `cf.assert` guards, which
-/// the evaluator checks at every point (MPT's nonzero check before the
-/// reciprocal of its slope powers): no guard can fail, so it goes like any
-/// dead pure op.
-struct EraseDeadCheckedGeneric : OpRewritePattern<linalg::GenericOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(linalg::GenericOp generic,
-                                PatternRewriter &rewriter) const override {
-    if (!generic->use_empty() || generic.getNumResults() == 0 ||
-        !generic.hasPureTensorSemantics())
-      return failure();
-    bool guarded = false;
-    for (Operation &op : generic.getBody()->without_terminator()) {
-      if (isa<cf::AssertOp>(op))
-        guarded = true;
-      else if (!isPure(&op))
-        return failure();
-    }
-    if (!guarded || !evaluateConstantTensor(generic.getResult(0)))
-      return failure();
-    rewriter.eraseOp(generic);
-    return success();
-  }
-};
-
 struct PosEncRaiseAlibiPass
     : posenc::impl::PosEncRaiseAlibiBase<PosEncRaiseAlibiPass> {
   using Base::Base;
@@ -561,9 +515,8 @@ struct PosEncRaiseAlibiPass
     MLIRContext *ctx = &getContext();
     Counts counts;
     RewritePatternSet patterns(ctx);
-    patterns.add<RaiseAlibiProduct, FoldAlibiKeySlice, EraseDeadCumsum>(ctx,
-                                                                        counts);
-    patterns.add<EraseDeadCheckedGeneric>(ctx);
+    patterns.add<RaiseAlibiProduct, FoldAlibiKeySlice>(ctx, counts);
+    populateDeadMaskPatterns(patterns, counts.scans);
     if (failed(applyRaisingPatterns(
             getOperation(), std::move(patterns), getArgument(), printStats,
             {{"raised-alibi", counts.raised},

@@ -15,13 +15,11 @@
 #include "posenc/Raising/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <cmath>
-#include <functional>
 
 #define DEBUG_TYPE "posenc-raise-attention"
 
@@ -236,7 +234,7 @@ Value buildAttention(PatternRewriter &rewriter, linalg::BatchMatmulOp pv,
 /// What posenc-raise-attention counts (its print-stats line).
 struct RaiseAttentionStats {
   int64_t raised = 0, causal = 0, gqa = 0, windows = 0, chunks = 0,
-          softcaps = 0, temperatures = 0;
+          softcaps = 0, temperatures = 0, scans = 0;
 };
 
 struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
@@ -431,6 +429,9 @@ struct PosEncRaiseAttentionPass
     RaiseAttentionStats stats;
     RewritePatternSet patterns(&getContext());
     patterns.add<RaiseAttentionChain>(&getContext(), stats);
+    // Masks built with a cumsum (HF's chunked mask counting left padding)
+    // leave the scan dead once raised.
+    populateDeadMaskPatterns(patterns, stats.scans);
     if (failed(applyRaisingPatterns(
             getOperation(), std::move(patterns), getArgument(), printStats,
             {{"raised-attention", stats.raised},
@@ -439,7 +440,8 @@ struct PosEncRaiseAttentionPass
              {"raised-window-masks", stats.windows},
              {"raised-chunk-masks", stats.chunks},
              {"raised-softcaps", stats.softcaps},
-             {"raised-query-temperatures", stats.temperatures}})))
+             {"raised-query-temperatures", stats.temperatures},
+             {"erased-scans", stats.scans}})))
       signalPassFailure();
   }
 };

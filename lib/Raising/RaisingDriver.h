@@ -30,6 +30,13 @@ LogicalResult applyRaisingPatterns(Operation *root,
                                    StringRef passName, bool printStats,
                                    ArrayRef<RaisingStat> stats);
 
+/// Adds the patterns that erase what raising leaves dead and MLIR keeps: an
+/// unused `tm_tensor.scan` cumsum (unregistered ops stay whatever their uses;
+/// counted in `erasedScans`) and an unused generic whose only effects are
+/// `cf.assert` guards the constant evaluator proves true.
+void populateDeadMaskPatterns(RewritePatternSet &patterns,
+                              int64_t &erasedScans);
+
 /// A raising pattern on `OpTy` that counts what it rewrites in `count` (an
 /// int64_t statistic, or a pass's struct of them).
 template <typename OpTy, typename Counter = int64_t>

@@ -757,6 +757,7 @@ def gen_attention(case, rng, long_rng=None, sinks_rng=None, local_rng=None):
         local_clauses, local_kw, local_desc = draw_local(local_rng, Sq, Sk, causal)
         clauses += local_clauses
         desc += local_desc
+        case.terms = ["any"] + sorted(local_kw) if local_kw else []
     attrs = [f"alignment = #posenc<alignment {align}>"]
     if slopes is not None:
         attrs.append(f"alibi_form = #posenc<alibi_form {form}>")
@@ -1021,9 +1022,16 @@ class Stats:
     worst: Dict[Tuple[str, bool], float] = field(default_factory=dict)
     options: Dict[str, int] = field(default_factory=dict)
     coverage: set = field(default_factory=set)  # (form, type) of linalg cases
+    # Attention cases per issue-23 term ("any": at least one), and failed.
+    terms: Dict[str, int] = field(default_factory=dict)
+    terms_failed: int = 0
 
     def record(self, case, ok, ratio, opts):
         self.coverage |= getattr(case, "coverage", set())
+        for term in getattr(case, "terms", ()):
+            self.terms[term] = self.terms.get(term, 0) + 1
+        if getattr(case, "terms", None) and not ok:
+            self.terms_failed += 1
         self.cases[case.op] += 1
         self.failed[case.op] += 0 if ok else 1
         key = (case.op, case.elem == "f32")
@@ -1184,6 +1192,11 @@ def summary(stats, elapsed):
             print(f"{op:<11} {stats.cases[op]:>6} {stats.failed[op]:>6}  "
                   f"{worst[0]:>18}  {worst[1]:>8}")
     print("options (cases): " + ", ".join(f"{k} {v}" for k, v in sorted(stats.options.items())))
+    if stats.cases["attention"]:
+        print("attention terms (cases): " +
+              ", ".join(f"{k} {stats.terms.get(k, 0)}"
+                        for k in ("any", "window", "chunk_size", "softcap", "temperature")) +
+              f"; failed with terms {stats.terms_failed}")
     if stats.cases["linalg"]:
         pairs = [(f, t) for f in linalg_cases.FORMS for t in linalg_cases.TYPES]
         missing = [f"{f}:{t}" for f, t in pairs if (f, t) not in stats.coverage]
@@ -1196,6 +1209,7 @@ def summary(stats, elapsed):
 
 
 def main():
+    global LOCAL
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("posenc_run")
     ap.add_argument("--seed", type=int, default=2026)
@@ -1217,9 +1231,15 @@ def main():
     ap.add_argument("--vector-widths", default=",".join(map(str, VECTOR_WIDTHS)),
                     help="the vector widths drawn (odd ones, e.g. 3 and 7, make LLVM take "
                          "~10 s per attention kernel)")
+    ap.add_argument("--local-rate", type=float, default=LOCAL,
+                    help="share of attention cases drawn with issue 23's terms (window, chunk, "
+                         "soft-cap, temperature); other rates draw other cases for a seed")
     ap.add_argument("-v", dest="verbose", action="store_true", help="one line per case")
     args = ap.parse_args()
     args.vector_widths = tuple(int(w) for w in args.vector_widths.split(","))
+    if not 0.0 <= args.local_rate <= 1.0:
+        ap.error(f"--local-rate: expected a share in [0, 1], got {args.local_rate}")
+    LOCAL = args.local_rate
     ops = [o for o in args.ops.split(",") if o]
     unknown = set(ops) - set(OPS)
     if unknown or not ops:

@@ -105,8 +105,9 @@ std::optional<SmallVector<unsigned>> nonUnitDims(AffineMap map,
 std::optional<int64_t> matchArange(Value v);
 
 /// The elements of a statically shaped tensor that the IR computes from
-/// constants alone (constants, fills, reshapes, cumsum scans and
-/// all-parallel generics of index and scalar arithmetic: how importers build
+/// constants alone (constants, fills, reshapes, cumsum scans, all-parallel
+/// generics of index and scalar arithmetic, gathers (`tensor.extract` of such
+/// a tensor in a generic's body) and integer reductions: how importers build
 /// masks, position tables and ALiBi slopes), in row-major order, as doubles
 /// (integers exactly up to 2^53, i1 as 0/1; float results rounded to their
 /// type at each step); nullopt when it depends on anything else or has more
