@@ -27,8 +27,11 @@ Contenders:
                window as a boolean [S, Sk] mask (built untimed), RoPE in HF's
                form in the call; for e (soft-cap, which SDPA cannot do) the
                unfused eager form of HF's Gemma 2 (matmul, scale, tanh cap,
-               mask, softmax, matmul). FlexAttention is not run (CPU
-               flex_attention needs torch.compile and a C++ toolchain).
+               mask, softmax, matmul).
+  flex         PyTorch FlexAttention, compiled for the CPU (torch.compile,
+               inductor; the compile is the untimed warm-up): the window as
+               a block mask (blocks outside it skipped), the soft-cap as a
+               score_mod; GQA by enable_gqa, RoPE as for torch.
   ort          ONNX Runtime com.microsoft.GroupQueryAttention with
                local_window_size=4096 (measured: ORT's window counts the
                query itself, as HF's sliding_window; 4095 is off by 6% of
@@ -79,7 +82,7 @@ import hostinfo  # noqa: E402
 import run as base  # noqa: E402  (timing, checks and posenc-run of bench/attention)
 
 THETA = 10000.0
-CONTENDERS = ["posenc", "posenc-full", "torch", "ort", "openvino"]
+CONTENDERS = ["posenc", "posenc-full", "torch", "flex", "ort", "openvino"]
 
 
 def make_cases(quick):
@@ -206,6 +209,28 @@ def run_posenc(args, case, threads, tmp, inputs, window):
 # PyTorch
 # ----------------------------------------------------------------------------
 
+def torch_rope(torch, case, q, k):
+    """A function giving (q, k) rotated in HF's form (f32 inv_freq @
+    positions, cat(freqs, freqs), rotate_half), for the timed call; the
+    decode cases' cache holds rotated keys already."""
+    sq, sk, d = case["Sq"], case["Sk"], case["D"]
+    tq, tk = torch.from_numpy(q), torch.from_numpy(k)
+    inv = torch.from_numpy((1.0 / THETA ** (np.arange(0, d, 2) / d)).astype(np.float32))
+    qpos, kpos = torch.arange(sq) + sk - sq, torch.arange(sk)
+
+    def cos_sin(pos):
+        freqs = pos.float()[:, None] * inv[None, :]
+        emb = torch.cat([freqs, freqs], dim=-1)
+        return emb.cos(), emb.sin()
+
+    def rope(x, pos):
+        cos, sin = cos_sin(pos)
+        h = x.shape[-1] // 2
+        return x * cos + torch.cat([-x[..., h:], x[..., :h]], dim=-1) * sin
+
+    return lambda: (rope(tq, qpos), tk if decode(case) else rope(tk, kpos))
+
+
 def run_torch(args, case, threads, q, k, v):
     try:
         import torch
@@ -215,31 +240,15 @@ def run_torch(args, case, threads, q, k, v):
     torch.set_num_threads(threads)
     hq, hkv, sq, sk, d = case["Hq"], case["Hkv"], case["Sq"], case["Sk"], case["D"]
     g = hq // hkv
-    tq, tk, tv = torch.from_numpy(q), torch.from_numpy(k), torch.from_numpy(v)
-    inv = torch.from_numpy((1.0 / THETA ** (np.arange(0, d, 2) / d)).astype(np.float32))
-
-    def cos_sin(pos):  # HF: f32 inv_freq @ positions, cat(freqs, freqs)
-        freqs = pos.float()[:, None] * inv[None, :]
-        emb = torch.cat([freqs, freqs], dim=-1)
-        return emb.cos(), emb.sin()
-
-    def rope(x, cos, sin):
-        h = x.shape[-1] // 2
-        rot = torch.cat([-x[..., h:], x[..., :h]], dim=-1)
-        return x * cos + rot * sin
-
+    tv = torch.from_numpy(v)
+    rotated = torch_rope(torch, case, q, k)
     qpos = torch.arange(sq) + sk - sq
     kpos = torch.arange(sk)
     # The window as HF's boolean mask (untimed): k <= q and k > q - W.
     allowed = (kpos[None, :] <= qpos[:, None]) & (kpos[None, :] > qpos[:, None] - case["W"])
 
     def once():
-        cos_q, sin_q = cos_sin(qpos)
-        qr = rope(tq, cos_q, sin_q)
-        kr = tk
-        if not decode(case):
-            cos_k, sin_k = cos_sin(kpos)
-            kr = rope(tk, cos_k, sin_k)
+        qr, kr = rotated()
         if not case["cap"]:
             return F.scaled_dot_product_attention(qr, kr, tv, attn_mask=allowed,
                                                   enable_gqa=True)
@@ -253,6 +262,48 @@ def run_torch(args, case, threads, q, k, v):
     with torch.inference_mode():
         ms, out = base.timed(once, args.warmup, args.reps)
     return ms, out.numpy(), "SDPA, boolean window mask" if not case["cap"] else "eager (soft-cap)"
+
+
+def run_flex(args, case, threads, q, k, v):
+    """FlexAttention compiled for the CPU (torch.compile: inductor's C++
+    template; the compile is the untimed warm-up): the window as a block mask
+    (blocks wholly outside it are skipped, as posenc skips key tiles), the
+    soft-cap as a score_mod on the scaled logits (Gemma 2's order)."""
+    try:
+        import torch
+        from torch.nn.attention.flex_attention import create_block_mask, flex_attention
+    except ImportError as e:
+        raise base.Skip(f"torch FlexAttention not available ({e})")
+    torch.set_num_threads(threads)
+    sq, sk, w, cap = case["Sq"], case["Sk"], case["W"], case["cap"]
+    offset = sk - sq
+    tv = torch.from_numpy(v)
+    rotated = torch_rope(torch, case, q, k)
+
+    def window(b, h, qi, ki):
+        return (ki <= qi + offset) & (ki > qi + offset - w)
+
+    def softcap(score, b, h, qi, ki):
+        return torch.tanh(score / cap) * cap
+
+    try:
+        mask = create_block_mask(window, None, None, sq, sk, device="cpu")
+    except Exception as e:  # noqa: BLE001 - reported as a skip with its reason
+        raise base.Skip(f"create_block_mask failed: {type(e).__name__}: {e}")
+    flex = torch.compile(flex_attention, dynamic=False)
+
+    def once():
+        qr, kr = rotated()
+        return flex(qr, kr, tv, score_mod=softcap if cap else None, block_mask=mask,
+                    scale=1.0 / math.sqrt(case["D"]), enable_gqa=True)
+
+    with torch.inference_mode():
+        try:
+            ms, out = base.timed(once, args.warmup, args.reps)
+        except Exception as e:  # noqa: BLE001 - inductor compile errors
+            raise base.Skip(f"flex_attention failed: {type(e).__name__}: {str(e)[:200]}")
+    return ms, out.numpy(), ("FlexAttention (torch.compile), window block mask"
+                             + (", soft-cap score_mod" if cap else ""))
 
 
 # ----------------------------------------------------------------------------
@@ -404,6 +455,8 @@ def main():
                                                           window=name == "posenc")
                         elif name == "torch":
                             ms, out, note = run_torch(args, case, t, q, k, v)
+                        elif name == "flex":
+                            ms, out, note = run_flex(args, case, t, q, k, v)
                         elif name == "ort":
                             ms, out, note = run_ort(args, case, t, q, k, v)
                         else:
@@ -424,7 +477,7 @@ def main():
                     results[f"{cname}_{base.key(name)}_ms_t{t}"] = ms
                     print(f"    {name:12s} {ms:10.2f} ms  err {err:.1e}  ({note})")
                 p = times.get((cname, "posenc", t))
-                peers = {n: times[(cname, n, t)] for n in ("torch", "ort", "openvino")
+                peers = {n: times[(cname, n, t)] for n in ("torch", "flex", "ort", "openvino")
                          if (cname, n, t) in times}
                 if p and peers:
                     best = min(peers, key=peers.get)
