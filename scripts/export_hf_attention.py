@@ -872,6 +872,12 @@ def _torch_mlir_version() -> str:
 
 
 def main() -> int:
+    # Python randomizes str hashes per process, and HF iterates sets of layer
+    # types (Gemma 3 builds its per-kind RoPE tables in that order): fixed,
+    # the exported op order is the same on every run.
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        os.execve(sys.executable, [sys.executable] + sys.argv,
+                  dict(os.environ, PYTHONHASHSEED="0"))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("models", nargs="*", help="subset of: " + " ".join(s.name for s in SPECS))
     ap.add_argument("--no-manifest", action="store_true")
