@@ -241,6 +241,17 @@ bool mlir::posenc::hasVisibleKeyRange(AttentionOp op) {
          !op.getKPositions();
 }
 
+Value mlir::posenc::emitKeyLimit(OpBuilder &b, Location loc, Value length,
+                                 Value keys) {
+  Value n = length.getType().isIndex()
+                ? length
+                : arith::IndexCastOp::create(b, loc, b.getIndexType(), length)
+                      .getResult();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  return arith::MaxSIOp::create(b, loc, arith::MinSIOp::create(b, loc, n, keys),
+                                zero);
+}
+
 std::pair<Value, Value>
 mlir::posenc::emitVisibleKeyRange(OpBuilder &b, Location loc,
                                   const LogitRule &rule, Value begin, Value end,

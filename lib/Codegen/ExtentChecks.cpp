@@ -82,6 +82,9 @@ void mlir::posenc::emitExtentAsserts(OpBuilder &b, AttentionOp op) {
   if (Value positions = op.getKPositions())
     emitPositionsExtentAsserts(b, loc, op, "k_positions", positions, batch,
                                extentOf(b, loc, k, 2));
+  emitExtentAssert(b, loc, op.getKeyLengths(), 0, batch,
+                   "attention: key_lengths has another length than the "
+                   "batch");
   int64_t heads = op.getQuery().getType().getDimSize(1);
   emitExtentAssert(b, loc, op.getAlibiSlopes(), 0, b.getIndexAttr(heads),
                    "attention: alibi_slopes has another length than "

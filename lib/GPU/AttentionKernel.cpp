@@ -143,8 +143,8 @@ void gpu_attention::stageKeys(OpBuilder &b, Location loc, const Kernel &kn,
   auto keyRow = [&](OpBuilder &nb, Location nloc, Value jj, Value &index,
                     Value &valid) {
     Value j = arith::AddIOp::create(nb, nloc, kt, jj);
-    valid =
-        arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt, j, kn.sk);
+    valid = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt, j,
+                                  kn.keyEnd);
     index = clampIndex(nb, nloc, j, kn.sk);
   };
   int64_t kItems = s.headDim - half;
@@ -174,8 +174,8 @@ void gpu_attention::stageKeys(OpBuilder &b, Location loc, const Kernel &kn,
 }
 
 /// The logit of row `r` and key `kt + jj` from its dot product `dot`:
-/// `dot * scale + alibi`, -inf for keys past Sk and, when causal, for
-/// future keys.
+/// `dot * scale + alibi`, -inf for keys past the key limit and, when causal,
+/// for future keys.
 Value gpu_attention::emitLogit(OpBuilder &b, Location loc, const Kernel &kn,
                                Value kt, Value r, Value jj, Value dot) {
   const KernelShape &s = kn.s;
@@ -183,7 +183,7 @@ Value gpu_attention::emitLogit(OpBuilder &b, Location loc, const Kernel &kn,
   LogitRule rule = LogitRule::get(op);
   Value j = arith::AddIOp::create(b, loc, kt, jj);
   Value outside =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, j, kn.sk);
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, j, kn.keyEnd);
   Value qPos, kPos, slope;
   if (rule.needsPositions(static_cast<bool>(kn.slopes))) {
     Value i = arith::AddIOp::create(
@@ -234,6 +234,12 @@ void bindLaunch(OpBuilder &b, Location loc, Kernel &kn, gpu::LaunchOp launch) {
   kn.tid = launch.getThreadIds().x;
   kn.sq = memref::DimOp::create(b, loc, kn.q, 2);
   kn.sk = memref::DimOp::create(b, loc, kn.k, 2);
+  kn.keyEnd = kn.sk;
+  if (kn.keyLengths)
+    kn.keyEnd = emitKeyLimit(
+        b, loc,
+        memref::LoadOp::create(b, loc, kn.keyLengths, ValueRange{kn.batch}),
+        kn.sk);
   if (!kn.qPositions)
     kn.qShift = emitQueryShift(b, loc, kn.op.getAlignment(), kn.sq, kn.sk);
   // Workgroup memory as allocas until bufferization is done: the buffer
@@ -264,7 +270,7 @@ scf::ForOp emitKeyTiles(OpBuilder &b, Location loc, const Kernel &kn, Value r,
   const KernelShape &s = kn.s;
   AttentionOp op = kn.op;
   bool rope = static_cast<bool>(op.getRopeAttr());
-  Value begin = cIdx(b, loc, 0), end = kn.sk;
+  Value begin = cIdx(b, loc, 0), end = kn.keyEnd;
   if (hasVisibleKeyRange(op)) {
     Value rows =
         arith::MinSIOp::create(b, loc, cIdx(b, loc, s.queryTile),

@@ -55,9 +55,11 @@ struct Kernel {
   mutable AttentionOp op;
   KernelShape s;
   Type elementType;
-  Value q, k, v, out, invFreq, factor, slopes, qPositions, kPositions, sinks;
-  // Inside the launch:
-  Value batch, kvHead, qStart, tid, sq, sk, qShift;
+  Value q, k, v, out, invFreq, factor, slopes, qPositions, kPositions, sinks,
+      keyLengths;
+  // Inside the launch; keyEnd: the sequence's key limit (Sk without
+  // key_lengths), past which keys are neither staged nor visited.
+  Value batch, kvHead, qStart, tid, sq, sk, keyEnd, qShift;
   Value qTile, kTile, vTile, logits;
   Value pTile, pv, warp, lane; // tensor cores only
   SmallVector<Type> sharedTypes;

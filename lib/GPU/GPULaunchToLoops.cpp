@@ -8,6 +8,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir {
 namespace posenc {
@@ -103,13 +104,45 @@ private:
   SmallVector<Block *> blocks;
 };
 
+/// The buffer `v` views (through casts, alignment assumptions, subviews).
+static Value viewRoot(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// Whether some op in `launch` may write the buffer `root` or a view of it.
+static bool isWrittenIn(gpu::LaunchOp launch, Value root) {
+  WalkResult result = launch.getBody().walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      if (!isa<BaseMemRefType>(operand.getType()) ||
+          viewRoot(operand) != root || isa<ViewLikeOpInterface>(op))
+        continue;
+      auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+      if (!effects || effects.getEffectOnValue<MemoryEffects::Write>(operand))
+        return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 LogicalResult ThreadSerializer::findUniform() {
   uniform.clear();
   WalkResult result = body.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op->getNumRegions() == 0 && isMemoryEffectFree(op) &&
-        llvm::all_of(op->getOperands(),
-                     [&](Value v) { return isUniform(v); })) {
+    bool uniformOperands =
+        llvm::all_of(op->getOperands(), [&](Value v) { return isUniform(v); });
+    if (op->getNumRegions() == 0 && isMemoryEffectFree(op) && uniformOperands) {
       uniform.insert_range(op->getResults());
+      return WalkResult::advance();
+    }
+    // A load at uniform indices of a uniform buffer (from above, a global)
+    // that the kernel only reads: a sequence's key_lengths entry, indexed by
+    // the block's batch.
+    if (auto load = dyn_cast<memref::LoadOp>(op);
+        load && uniformOperands && isUniform(viewRoot(load.getMemRef())) &&
+        !isWrittenIn(launch, viewRoot(load.getMemRef()))) {
+      uniform.insert(load.getResult());
       return WalkResult::advance();
     }
     if (isa<gpu::BarrierOp>(op) || !containsBarrier(op))
@@ -190,7 +223,9 @@ SmallVector<SmallVector<Operation *>> ThreadSerializer::segments(Block &block) {
       result.emplace_back();
       continue;
     }
-    if (op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
+    // Uniform loads too (findUniform takes only loads nothing writes).
+    if (op.getNumRegions() == 0 &&
+        (isMemoryEffectFree(&op) || isa<memref::LoadOp>(op)) &&
         llvm::all_of(op.getResults(), [&](Value v) { return isUniform(v); }))
       continue;
     result.back().push_back(&op);

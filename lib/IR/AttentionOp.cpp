@@ -137,5 +137,12 @@ LogicalResult AttentionOp::verify() {
       return emitOpError("sinks must have one entry per query head (")
              << q[1] << "), got " << type;
   }
+  // One length per sequence; the lowerings read key_lengths[b] unchecked.
+  if (Value lengths = getKeyLengths()) {
+    auto type = cast<RankedTensorType>(lengths.getType());
+    if (staticMismatch(type.getDimSize(0), q[0]))
+      return emitOpError("key_lengths must have one entry per sequence (")
+             << q[0] << "), got " << type;
+  }
   return success();
 }

@@ -217,7 +217,8 @@ Value buildAttention(PatternRewriter &rewriter, linalg::BatchMatmulOp pv,
   }
   auto attention = AttentionOp::create(
       rewriter, loc, resultType, q, k, vHeads, Value(), Value(), alibiSlopes,
-      Value(), Value(), m.sinks, scaleAttr, m.terms.causal,
+      Value(), Value(), m.sinks, /*key_lengths=*/Value(), scaleAttr,
+      m.terms.causal,
       m.terms.windowLeft ? WindowAttr::get(rewriter.getContext(),
                                            *m.terms.windowLeft, std::nullopt)
                          : WindowAttr(),

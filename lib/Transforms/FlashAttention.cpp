@@ -269,8 +269,9 @@ QueryBlock buildQueryBlock(OpBuilder &b, Location loc, const Problem &p,
 }
 
 /// The online softmax of one forall iteration's block over its keys: those
-/// of its chunk (`chunk`, with split keys), narrowed to the range its
-/// positional masks (causal, window, attention chunks) can let through.
+/// of its chunk (`chunk`, with split keys) before its sequence's key limit,
+/// narrowed to the range its positional masks (causal, window, attention
+/// chunks) can let through.
 SoftmaxState emitBlockKeys(OpBuilder &b, Location loc, const Problem &p,
                            const FlashSchedule &schedule,
                            const QueryBlock &block, Value chunk,
@@ -287,6 +288,12 @@ SoftmaxState emitBlockKeys(OpBuilder &b, Location loc, const Problem &p,
         arith::AddIOp::create(b, loc, begin,
                               indexConst(b, loc, schedule.chunk)),
         p.keysV);
+  }
+  // Keys past the sequence's length are never read: the tiles stop there.
+  if (Value lengths = p.op.getKeyLengths()) {
+    Value length = tensor::ExtractOp::create(b, loc, lengths, block.batch);
+    limit = arith::MinSIOp::create(b, loc, limit,
+                                   emitKeyLimit(b, loc, length, p.keysV));
   }
   Value end = limit;
   if (hasVisibleKeyRange(p.op)) {

@@ -149,11 +149,12 @@ Value emitTileScores(OpBuilder &b, Location loc, Value q, Value kt,
       .getResult(0);
 }
 
-/// The logits of a tile: `scores * scale + alibi`, -inf for future keys when
-/// causal (loops g, i, n).
+/// The logits of a tile: `scores * scale + alibi`, -inf where the positional
+/// masks hide a key and at tile rows from `validKeys` on (a tail tile padded
+/// to the full tile; null: every row is a key) (loops g, i, n).
 Value emitTileLogits(OpBuilder &b, Location loc, const Problem &p,
                      const QueryBlock &block, Value scores, Value kPositions,
-                     Value kOffset) {
+                     Value kOffset, Value validKeys) {
   MLIRContext *ctx = b.getContext();
   GenericInputs inputs;
   inputs.add(scores, b.getMultiDimIdentityMap(3));
@@ -169,8 +170,14 @@ Value emitTileLogits(OpBuilder &b, Location loc, const Problem &p,
       qPos = emitLoopPosition(nb, nloc, getArgOrNull(args, qArg), 1, qOffset);
       kPos = emitLoopPosition(nb, nloc, getArgOrNull(args, kArg), 2, kOffset64);
     }
-    Value logit = emitAttentionLogit(nb, nloc, rule, args[0],
-                                     getArgOrNull(args, slopeArg), qPos, kPos);
+    Value outside;
+    if (validKeys)
+      outside = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge,
+                                      linalg::IndexOp::create(nb, nloc, 2),
+                                      validKeys);
+    Value logit =
+        emitAttentionLogit(nb, nloc, rule, args[0],
+                           getArgOrNull(args, slopeArg), qPos, kPos, outside);
     linalg::YieldOp::create(nb, nloc, logit);
   };
   auto type = cast<RankedTensorType>(scores.getType());
@@ -309,6 +316,52 @@ KeyTile flash::sliceKeyTile(OpBuilder &b, Location loc, const Problem &p,
   return tile;
 }
 
+/// Where the whole tiles of the loop over [begin, end) in steps of `tile`
+/// end: the first step whose tile would reach past `keyLimit` (or `end`).
+static Value emitWholeTilesEnd(OpBuilder &b, Location loc, Value begin,
+                               Value end, Value keyLimit, int64_t tile) {
+  Value zero = indexConst(b, loc, 0), step = indexConst(b, loc, tile);
+  Value whole = arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, keyLimit, begin), step);
+  Value steps = arith::CeilDivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, end, begin), step);
+  Value n = arith::MaxSIOp::create(
+      b, loc, arith::MinSIOp::create(b, loc, whole, steps), zero);
+  return arith::AddIOp::create(b, loc, begin,
+                               arith::MulIOp::create(b, loc, n, step));
+}
+
+/// `tile` with its keys, values and positions padded with zeros to `rows`
+/// rows (the zero rows are masked: their products are 0, never NaN).
+static KeyTile padKeyTile(OpBuilder &b, Location loc, const KeyTile &tile,
+                          int64_t rows) {
+  auto pad = [&](Value x) -> Value {
+    if (!x)
+      return x;
+    auto type = cast<RankedTensorType>(x.getType());
+    int64_t rank = type.getRank();
+    // Rows are the dim before the channels, or the only dim of positions.
+    int64_t rowDim = rank == 1 ? 0 : rank - 2;
+    SmallVector<int64_t> shape(type.getShape());
+    shape[rowDim] = rows;
+    SmallVector<OpFoldResult> low(rank, b.getIndexAttr(0)),
+        high(rank, b.getIndexAttr(0));
+    high[rowDim] =
+        arith::SubIOp::create(b, loc, indexConst(b, loc, rows),
+                              tensor::DimOp::create(b, loc, x, rowDim))
+            .getResult();
+    Value zero =
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
+    return tensor::PadOp::create(b, loc, type.clone(shape), x, low, high, zero);
+  };
+  KeyTile padded;
+  padded.rows = b.getIndexAttr(rows);
+  padded.keys = pad(tile.keys);
+  padded.values = pad(tile.values);
+  padded.positions = pad(tile.positions);
+  return padded;
+}
+
 /// The online softmax over the key tiles [begin, end) of a query block
 /// (keys are read up to `keyLimit`), its statistics in `lanes` lanes.
 SoftmaxState flash::emitKeyLoop(OpBuilder &b, Location loc, const Problem &p,
@@ -350,28 +403,52 @@ SoftmaxState flash::emitKeyLoop(OpBuilder &b, Location loc, const Problem &p,
     init.max = filled(b, loc, rowSizes, f32NegInf(b, loc));
   }
   init.acc = filled(b, loc, accSizes, f32Const(b, loc, 0.0f));
-  auto loop = scf::ForOp::create(
-      b, loc, begin, end, indexConst(b, loc, keyTile.tile),
-      ValueRange{init.max, init.sum, init.acc},
-      [&](OpBuilder &nb, Location nloc, Value start, ValueRange iterArgs) {
-        KeyTile tile = sliceKeyTile(nb, nloc, p, block, start, keyLimit,
-                                    keyTile, rotatedK);
-        auto square = [&](Value x) {
-          // [1, 1, n, D] -> [n, D]
-          return tensor::CollapseShapeOp::create(
-              nb, nloc, x, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
-        };
-        Value scores = emitTileScores(
-            nb, nloc, block.q, emitPackedKeys(nb, nloc, square(tile.keys)),
-            {nb.getIndexAttr(p.group), block.rows, tile.rows});
-        Value logits =
-            emitTileLogits(nb, nloc, p, block, scores, tile.positions, start);
-        SoftmaxState next = emitSoftmaxStep(
-            nb, nloc, logits, square(tile.values),
-            SoftmaxState{iterArgs[0], iterArgs[1], iterArgs[2]}, lanes);
-        scf::YieldOp::create(nb, nloc,
-                             ValueRange{next.max, next.sum, next.acc});
-      });
+  // One loop of whole tiles; where the last tile may be partial (Sk not a
+  // multiple of the tile, dynamic, or a sequence's key_lengths), the tiles
+  // before `keyLimit` take the static loop and the partial one a second
+  // loop (at most one step) whose tile is padded with zero keys and values
+  // up to the full tile and masked: every step has static shapes.
+  auto emitLoop = [&](Value from, Value to, const SoftmaxState &state,
+                      bool padded) {
+    TileExtent extent = keyTile;
+    extent.full = !padded;
+    return scf::ForOp::create(
+        b, loc, from, to, indexConst(b, loc, keyTile.tile),
+        ValueRange{state.max, state.sum, state.acc},
+        [&](OpBuilder &nb, Location nloc, Value start, ValueRange iterArgs) {
+          KeyTile tile = sliceKeyTile(nb, nloc, p, block, start, keyLimit,
+                                      padded ? keyTile : extent, rotatedK);
+          Value validKeys;
+          if (padded) {
+            validKeys = getValueOrCreateConstantIndexOp(nb, nloc, tile.rows);
+            tile = padKeyTile(nb, nloc, tile, keyTile.tile);
+          }
+          auto square = [&](Value x) {
+            // [1, 1, n, D] -> [n, D]
+            return tensor::CollapseShapeOp::create(
+                nb, nloc, x, ArrayRef<ReassociationIndices>{{0, 1, 2}, {3}});
+          };
+          Value scores = emitTileScores(
+              nb, nloc, block.q, emitPackedKeys(nb, nloc, square(tile.keys)),
+              {nb.getIndexAttr(p.group), block.rows, tile.rows});
+          Value logits = emitTileLogits(nb, nloc, p, block, scores,
+                                        tile.positions, start, validKeys);
+          SoftmaxState next = emitSoftmaxStep(
+              nb, nloc, logits, square(tile.values),
+              SoftmaxState{iterArgs[0], iterArgs[1], iterArgs[2]}, lanes);
+          scf::YieldOp::create(nb, nloc,
+                               ValueRange{next.max, next.sum, next.acc});
+        });
+  };
+  SoftmaxState state = init;
+  Value wholeEnd = end;
+  if (!keyTile.full) {
+    wholeEnd = emitWholeTilesEnd(b, loc, begin, end, keyLimit, keyTile.tile);
+    auto whole = emitLoop(begin, wholeEnd, state, /*padded=*/false);
+    state = {whole.getResult(0), whole.getResult(1), whole.getResult(2)};
+  }
+  auto loop = emitLoop(keyTile.full ? begin : wholeEnd, end, state,
+                       /*padded=*/!keyTile.full);
   // The lanes' sums, lane 0 first.
   Value sum = emitGeneric(
       b, loc, ValueRange{loop.getResult(1)},

@@ -67,8 +67,10 @@ constexpr int64_t kDotMinLanes = 4;
 /// Most key chunks of a decode split with a static key count.
 constexpr int64_t kMaxDecodeChunks = 16;
 
-/// Largest rows x (D + Dv) of a block on the dot-product key loop (8 rows of
-/// 128 + 128 channels: Llama-3-70B's GQA 64/8 decode).
+/// Largest rows x (D + Dv) of a block on the dot-product key loop of
+/// kDotMaxLanes lanes (8 rows of 128 + 128 channels: Llama-3-70B's GQA 64/8
+/// decode); narrower lanes take proportionally fewer (the unrolled vectors
+/// are what bufferization's time grows with).
 constexpr int64_t kMaxDotRowChannels = 2048;
 
 /// Tiles of `tile` along an extent `extent` (dynamic or not) whose tiles
@@ -84,10 +86,10 @@ TileExtent chooseExtent(int64_t extent, int64_t tile, int64_t bound = 0) {
 }
 
 /// Lanes of the tile ops' running sum and tile max (emitSoftmaxStep): the
-/// host's f32 lanes `vectorWidth` where they divide every key tile, else 1
-/// (plain row reductions).
+/// host's f32 lanes `vectorWidth` where they divide the key tile (a partial
+/// last tile is padded to a whole one), else 1 (plain row reductions).
 int64_t chooseSoftmaxLanes(int64_t vectorWidth, TileExtent keyTile) {
-  if (vectorWidth > 1 && keyTile.full && keyTile.tile % vectorWidth == 0)
+  if (vectorWidth > 1 && keyTile.tile % vectorWidth == 0)
     return vectorWidth;
   return 1;
 }
@@ -143,15 +145,16 @@ mlir::posenc::chooseFlashSchedule(AttentionOp op,
   s.splitKeys =
       s.fewRows && (ShapedType::isDynamic(sk) || sk > options.decodeChunk);
   s.queryTile = chooseExtent(sq, options.queryTile);
-  // The dot-product key loop unrolls rows x (D + Dv) channels per key step,
-  // and one-shot bufferization analyses that IR in superlinear time (8 rows
-  // of D = 128: 15 s; 14 rows: 130 s, 16 rows: 240 s in the default
-  // pipeline, issue 22): larger blocks take the tile ops.
+  // The dot-product key loop unrolls rows x (D + Dv) / lanes vectors per
+  // key step, and one-shot bufferization analyses that IR in superlinear
+  // time (8 rows of D = 128 on 8 lanes: 15 s; 14 rows: 130 s, 16 rows: 240 s
+  // in the default pipeline, issue 22; 15 rows of D = 60 on 4 lanes: 134 s,
+  // found by the harness, 9191:2769): larger blocks take the tile ops.
+  int64_t dotLanes = chooseDotLanes(options.vectorWidth, headDim, valueDim);
   bool dotFits = !ShapedType::isDynamic(sq) &&
-                 group * sq * (headDim + valueDim) <= kMaxDotRowChannels;
-  s.dotLanes = s.fewRows && s.queryTile.full && dotFits
-                   ? chooseDotLanes(options.vectorWidth, headDim, valueDim)
-                   : 0;
+                 group * sq * (headDim + valueDim) * kDotMaxLanes <=
+                     kMaxDotRowChannels * dotLanes;
+  s.dotLanes = s.fewRows && s.queryTile.full && dotFits ? dotLanes : 0;
   // The dot-product key loop steps one group of `lanes` keys (kDotMaxLanes);
   // `key-tile` sizes the tile ops' steps.
   int64_t keyTileSize = s.dotLanes ? s.dotLanes : options.keyTile;
@@ -164,8 +167,11 @@ mlir::posenc::chooseFlashSchedule(AttentionOp op,
     spread = llvm::divideCeil(spread, keyTileSize) * keyTileSize;
     s.chunk = std::max(s.chunk, spread);
   }
-  s.keyTile = chooseExtent(sk, std::min(keyTileSize, s.chunk),
-                           s.splitKeys ? s.chunk : 0);
+  // A sequence's key_lengths entry ends its keys anywhere: its last tile
+  // may be partial whatever Sk is.
+  s.keyTile =
+      chooseExtent(op.getKeyLengths() ? ShapedType::kDynamic : sk,
+                   std::min(keyTileSize, s.chunk), s.splitKeys ? s.chunk : 0);
   s.softmaxLanes = chooseSoftmaxLanes(options.vectorWidth, s.keyTile);
   // Blocks of many rows (prefill) rotate each key tile once per query block
   // and kv head: its cos/sin come from tables of every key position,

@@ -58,6 +58,10 @@ What is drawn (per case):
               extent sometimes), a chunk size (1, any, beyond Sk), a
               soft-cap (0.5-30) and Llama 4's query temperature (floor
               scales that f32 divides exactly).
+              KEY_LENGTHS of them (decided by the stream [S, I, 9]) get
+              issue 24's key_lengths [B] (i32, i64 or index; an argument
+              or a constant): per sequence every key, none (0 or
+              negative), one, more than Sk or any number.
   linalg:     (linalg_cases.py) chains of linalg.generic on tensors as
               importers emit them: elementwise (1-3 arith ops per body,
               compare + select, casts), broadcast, reduction and gather
@@ -193,6 +197,7 @@ DECODE_CHUNK = 512
 LONG_KEYS = 0.2
 SINKS = 0.3
 LOCAL = 0.4
+KEY_LENGTHS = 0.25
 
 U = 2.0 ** -24
 EPS = {"f32": 2.0 ** -24, "f16": 2.0 ** -11, "bf16": 2.0 ** -8}
@@ -656,7 +661,16 @@ def draw_local(rng, Sq, Sk, causal):
     return clauses, kw, desc
 
 
-def gen_attention(case, rng, long_rng=None, sinks_rng=None, local_rng=None):
+def draw_key_lengths(rng, B, Sk):
+    """Issue 24's per-sequence key lengths: every key, none (0 or negative),
+    one, past Sk, or any, per batch entry."""
+    return [pick(rng, (Sk, 0, -int(rng.integers(1, 4)), 1, Sk + int(rng.integers(1, 9)),
+                       int(rng.integers(0, Sk + 1)), int(rng.integers(0, Sk + 1))))
+            for _ in range(B)]
+
+
+def gen_attention(case, rng, long_rng=None, sinks_rng=None, local_rng=None,
+                  lengths_rng=None):
     elem = "f32" if chance(rng, 0.8) else pick(rng, ("f16", "bf16"))
     Hkv, G = extent(rng, 1, 8), extent(rng, 1, 8)
     B = 1 if chance(rng, 0.75) else 2
@@ -758,6 +772,14 @@ def gen_attention(case, rng, long_rng=None, sinks_rng=None, local_rng=None):
         clauses += local_clauses
         desc += local_desc
         case.terms = ["any"] + sorted(local_kw) if local_kw else []
+    key_lengths = None
+    if lengths_rng is not None and chance(lengths_rng, KEY_LENGTHS):
+        key_lengths = draw_key_lengths(lengths_rng, B, Sk)
+        name, ltype, _ = case.int_tensor(lengths_rng, "klen", key_lengths,
+                                         pick(lengths_rng, ("i32", "i64", "index")))
+        clauses.append(f"key_lengths({name} : {ltype})")
+        desc.append(f"key_lengths={key_lengths}")
+        case.terms = getattr(case, "terms", []) + ["key_lengths"]
     attrs = [f"alignment = #posenc<alignment {align}>"]
     if slopes is not None:
         attrs.append(f"alibi_form = #posenc<alibi_form {form}>")
@@ -770,7 +792,7 @@ def gen_attention(case, rng, long_rng=None, sinks_rng=None, local_rng=None):
                                 alibi_form=form, alignment=align,
                                 q_positions=qp if explicit else None,
                                 k_positions=kp if explicit else None, sinks=sinks,
-                                **local_kw)
+                                key_lengths=key_lengths, **local_kw)
     case.tol = attention_tol(case.expect, q, k, v, qp, kp, scale, inv64, af, layout, rd,
                              slopes, form, align, Sq, Sk, elem, angle_err, sinks,
                              local_kw.get("softcap"), local_kw.get("temperature"))
@@ -851,7 +873,8 @@ def make_case(seed, index):
         # Issue 23's window, chunk, soft-cap and temperature: stream 8.
         gen_attention(case, rng, np.random.default_rng([seed, index, 6]),
                       np.random.default_rng([seed, index, 7]),
-                      np.random.default_rng([seed, index, 8]))
+                      np.random.default_rng([seed, index, 8]),
+                      np.random.default_rng([seed, index, 9]))
     elif case.op == "linalg":
         linalg_cases.gen_linalg(case, rng, extent)
     else:
@@ -1022,7 +1045,8 @@ class Stats:
     worst: Dict[Tuple[str, bool], float] = field(default_factory=dict)
     options: Dict[str, int] = field(default_factory=dict)
     coverage: set = field(default_factory=set)  # (form, type) of linalg cases
-    # Attention cases per issue-23 term ("any": at least one), and failed.
+    # Attention cases per issue-23 term ("any": at least one of them) and with
+    # issue 24's key_lengths, and those of them that failed.
     terms: Dict[str, int] = field(default_factory=dict)
     terms_failed: int = 0
 
@@ -1195,7 +1219,8 @@ def summary(stats, elapsed):
     if stats.cases["attention"]:
         print("attention terms (cases): " +
               ", ".join(f"{k} {stats.terms.get(k, 0)}"
-                        for k in ("any", "window", "chunk_size", "softcap", "temperature")) +
+                        for k in ("any", "window", "chunk_size", "softcap", "temperature",
+                                  "key_lengths")) +
               f"; failed with terms {stats.terms_failed}")
     if stats.cases["linalg"]:
         pairs = [(f, t) for f in linalg_cases.FORMS for t in linalg_cases.TYPES]
@@ -1209,7 +1234,7 @@ def summary(stats, elapsed):
 
 
 def main():
-    global LOCAL
+    global LOCAL, KEY_LENGTHS
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("posenc_run")
     ap.add_argument("--seed", type=int, default=2026)
@@ -1234,12 +1259,18 @@ def main():
     ap.add_argument("--local-rate", type=float, default=LOCAL,
                     help="share of attention cases drawn with issue 23's terms (window, chunk, "
                          "soft-cap, temperature); other rates draw other cases for a seed")
+    ap.add_argument("--key-lengths-rate", type=float, default=KEY_LENGTHS,
+                    help="share of attention cases drawn with issue 24's key_lengths; other "
+                         "rates draw other cases for a seed")
     ap.add_argument("-v", dest="verbose", action="store_true", help="one line per case")
     args = ap.parse_args()
     args.vector_widths = tuple(int(w) for w in args.vector_widths.split(","))
     if not 0.0 <= args.local_rate <= 1.0:
         ap.error(f"--local-rate: expected a share in [0, 1], got {args.local_rate}")
     LOCAL = args.local_rate
+    if not 0.0 <= args.key_lengths_rate <= 1.0:
+        ap.error(f"--key-lengths-rate: expected a share in [0, 1], got {args.key_lengths_rate}")
+    KEY_LENGTHS = args.key_lengths_rate
     ops = [o for o in args.ops.split(",") if o]
     unknown = set(ops) - set(OPS)
     if unknown or not ops:

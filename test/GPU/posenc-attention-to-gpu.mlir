@@ -130,3 +130,25 @@ func.func @cast_into_destination(%q: tensor<1x4x6x32xbf16>, %k: tensor<1x2x6x32x
       : (tensor<1x4x6x32xbf16>, memref<1x4x6x32xbf16>) -> ()
   return
 }
+
+// -----
+
+// key_lengths (issue 24): the block reads its sequence's length (block id z
+// is the batch), clamps it to [0, Sk] and ends its key loop there; K and V
+// rows at or past it are staged as zeros and their logits are -inf.
+// CHECK-LABEL: func.func @key_lengths
+// CHECK-SAME: %[[LEN:[^:]+]]: tensor<2xi32>)
+// CHECK: %[[BUF:.+]] = bufferization.to_buffer %[[LEN]] read_only : tensor<2xi32> to memref<2xi32>
+// CHECK: gpu.launch blocks(%{{[^,]+}}, %{{[^,]+}}, %[[B:[^)]+]])
+// CHECK: %[[L:.+]] = memref.load %[[BUF]][%[[B]]] : memref<2xi32>
+// CHECK: %[[LI:.+]] = arith.index_cast %[[L]] : i32 to index
+// CHECK: %[[HI:.+]] = arith.minsi %[[LI]], %{{.+}} : index
+// CHECK: %[[END:.+]] = arith.maxsi %[[HI]], %{{.+}} : index
+// CHECK: scf.for %{{.+}} = %{{.+}} to %[[END]] step %{{.+}} iter_args
+// CHECK: arith.cmpi slt, %{{.+}}, %[[END]] : index
+// CHECK: arith.cmpi slt, %{{.+}}, %[[END]] : index
+// CHECK: arith.cmpi sge, %{{.+}}, %[[END]] : index
+func.func @key_lengths(%q: tensor<2x8x64x32xf32>, %k: tensor<2x2x96x32xf32>, %v: tensor<2x2x96x32xf32>, %len: tensor<2xi32>) -> tensor<2x8x64x32xf32> {
+  %o = posenc.attention %q, %k, %v key_lengths(%len : tensor<2xi32>) : tensor<2x8x64x32xf32>, tensor<2x2x96x32xf32>, tensor<2x2x96x32xf32> -> tensor<2x8x64x32xf32>
+  return %o : tensor<2x8x64x32xf32>
+}

@@ -102,6 +102,61 @@ func.func @barrier(%out: memref<4xf32>) {
 
 // -----
 
+// A loop bound loaded from a buffer the kernel only reads, at the block's
+// index (posenc.attention's key_lengths entry), is the same in every thread:
+// the load stays outside the thread loops and bounds the barrier loop.
+// CHECK-LABEL: func.func @loaded_bound
+// CHECK-SAME: %[[N:[^:]+]]: memref<2xindex>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for %[[BX:[^ ]+]] =
+// CHECK: %[[BOUND:.+]] = memref.load %[[N]][%[[BX]]] : memref<2xindex>
+// CHECK-NOT: memref.load %[[N]]
+// CHECK: scf.for %{{.+}} = %{{.+}} to %[[BOUND]]
+func.func @loaded_bound(%out: memref<2x4xf32>, %n: memref<2xindex>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    %bound = memref.load %n[%bx] : memref<2xindex>
+    %sum = scf.for %it = %c1 to %bound step %c1 iter_args(%acc = %zero) -> (f32) {
+      gpu.barrier
+      %i = arith.index_cast %it : index to i32
+      %f = arith.sitofp %i : i32 to f32
+      %next = arith.addf %acc, %f : f32
+      scf.yield %next : f32
+    }
+    memref.store %sum, %out[%bx, %tx] : memref<2x4xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// The same load from a buffer the kernel writes: not uniform (a thread may
+// have changed it before another reads it).
+func.func @written_bound(%out: memref<2x4xf32>, %n: memref<2xindex>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c4, %sy = %c1, %sz = %c1) {
+    memref.store %tx, %n[%bx] : memref<2xindex>
+    %bound = memref.load %n[%bx] : memref<2xindex>
+    // expected-error @+1 {{cannot run threads that synchronize as host loops: a barrier must be at the top level of the kernel or of an scf.for whose bounds are the same in every thread}}
+    scf.for %it = %c1 to %bound step %c1 {
+      gpu.barrier
+    }
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 // A barrier under a condition (not every thread may reach it) cannot run
 // as host loops.
 func.func @conditional_barrier(%out: memref<4xf32>, %c: i1) {

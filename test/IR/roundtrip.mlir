@@ -131,5 +131,9 @@ func.func @attention(%q: tensor<1x32x?x128xf32>, %k: tensor<1x8x?x128xf32>,
   %8 = posenc.attention %q, %k, %v causal chunk_size(8192) rope(<layout = half_split, rotary_dim = 128>, %inv : tensor<64xf32>) : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
   // CHECK: posenc.attention %{{.*}}, %{{.*}}, %{{.*}} causal query_temperature(<floor_scale = 8.192000e+03, attn_scale = 1.000000e-01>) :
   %9 = posenc.attention %q, %k, %v causal query_temperature(<floor_scale = 8192.0, attn_scale = 0.1>) : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
+  // A right-padded batch: each sequence's number of valid keys.
+  // CHECK: posenc.attention %{{.*}}, %{{.*}}, %{{.*}} causal key_lengths(%{{.*}} : tensor<1xi32>) :
+  %lens = arith.constant dense<[5]> : tensor<1xi32>
+  %10 = posenc.attention %q, %k, %v key_lengths(%lens : tensor<1xi32>) causal : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
   return
 }

@@ -449,6 +449,58 @@ def group_attention(run, rng):
               f"alibi={alibi} {align}", bool(np.all(err <= 2e-5)), f"max err {err.max():.3g}")
     attention_pair(run, rng)
     attention_local(run, rng)
+    attention_key_lengths(run, rng)
+
+
+def attention_key_lengths(run, rng):
+    """Issue 24's key_lengths (a right-padded batch): each sequence's keys
+    past its length are never seen. Prefill whose key tiles divide Sk (a
+    length inside a tile), decode split into key chunks (lengths inside,
+    past and before chunks), the dot-product decode loop, lengths of 0,
+    negative and past Sk, i32/i64/index lengths, with RoPE, a window and
+    sinks; against the fp64 reference (tolerance 2e-5)."""
+    cases = [
+        # (B, Hq, Hkv, Sq, Sk, D, lengths, elem, clauses, keywords, pipeline)
+        (2, 8, 2, 128, 128, 32, [77, 128], "i32", "causal", dict(causal=True), None),
+        (2, 4, 2, 64, 64, 16, [64, 5], "i64", "", {}, "attention-key-tile=16"),
+        (3, 8, 2, 1, 1500, 32, [700, 1499, 0], "i64", "causal", dict(causal=True), None),
+        (2, 8, 2, 1, 1500, 64, [1300, 9000], "index", "causal window(<left = 511>)",
+         dict(causal=True, window=(511, None)), None),
+        (2, 4, 1, 2, 40, 32, [-3, 17], "i32", "causal", dict(causal=True),
+         "attention-vector-width=8"),
+    ]
+    for B, Hq, Hkv, Sq, Sk, D, lengths, elem, clauses, kw, opts in cases:
+        for extra in ("", "rope sinks"):
+            q = rng.uniform(-2, 2, (B, Hq, Sq, D)).astype(np.float32)
+            k = rng.uniform(-2, 2, (B, Hkv, Sk, D)).astype(np.float32)
+            v = rng.uniform(-1, 1, (B, Hkv, Sk, D)).astype(np.float32)
+            types = [tensor(x.shape, "f32") for x in (q, k, v, q)]
+            args = [f"%q: {types[0]}", f"%k: {types[1]}", f"%v: {types[2]}"]
+            inputs, pre, text, ref_kw = [q, k, v], "", clauses, dict(kw)
+            lt = tensor((B,), elem)
+            if elem == "index":
+                pre += f"  %len = arith.constant dense<{lengths}> : {lt}\n"
+            else:
+                args.append(f"%len: {lt}")
+                inputs.append(np.asarray(lengths, np.int32 if elem == "i32" else np.int64))
+            text += f" key_lengths(%len : {lt})"
+            if extra:
+                inv64, rope_pre, rope_text = rope_clause(D)
+                pre += rope_pre
+                sinks = (math.log(Sk) + rng.uniform(-2, 2, Hq)).astype(np.float32)
+                args.append(f"%s: {tensor(sinks.shape, 'f32')}")
+                inputs.append(sinks)
+                text += rope_text + f" sinks(%s : {tensor(sinks.shape, 'f32')})"
+                ref_kw.update(inv_freq=inv64, rotary_dim=D, sinks=sinks)
+            pipeline = f"posenc-cpu-pipeline{{{opts}}}" if opts else None
+            (got,) = run(attention_module(args, pre, " " + text, types), inputs,
+                         pipeline=pipeline)
+            expect = ref.attention(*(x.astype(np.float64) for x in (q, k, v)),
+                                   key_lengths=lengths, **ref_kw)
+            err = np.abs(got - expect)
+            check(f"attention key_lengths={lengths} ({elem}) B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} "
+                  f"Sk={Sk} D={D} {clauses} {extra} {opts or ''}", bool(np.all(err <= 2e-5)),
+                  f"max err {err.max():.3g}")
 
 
 def attention_local(run, rng):
@@ -655,7 +707,7 @@ def group_attention_gpu(run, rng):
     groups (3, 5, 7), Sq != Sk both ways, more keys than one key tile,
     decode at an offset (explicit query positions), dynamic lengths, YaRN
     with a partial interleaved rotary (attention factor), ALiBi, sinks,
-    bf16 and f16. Tolerances as attention-sinks'."""
+    key_lengths, bf16 and f16. Tolerances as attention-sinks'."""
     U = 2.0 ** -24
     cases = [
         # (B, Hq, Hkv, Sq, Sk, D, Dv, causal, elem, extra)
@@ -671,6 +723,9 @@ def group_attention_gpu(run, rng):
         # Tensor cores: D, Dv not multiples of the mma's 16 and 8 (padded).
         (1, 6, 3, 11, 45, 40, 20, True, "f16", "rope"),
         (1, 9, 3, 35, 200, 64, 64, False, "bf16", "alibi"),       # G=3: 48-row tiles
+        # key_lengths: a length inside a key tile, one past Sk, one of 0.
+        (3, 8, 2, 20, 70, 32, 32, True, "f16", "rope lengths"),
+        (2, 8, 4, 6, 90, 64, 64, False, "f32", "sinks lengths"),
     ]
     for B, Hq, Hkv, Sq, Sk, D, Dv, causal, elem, extra in cases:
         q_in, q = as_input(rng.uniform(-1, 1, (B, Hq, Sq, D)), elem)
@@ -723,6 +778,12 @@ def group_attention_gpu(run, rng):
             inputs.append(sinks)
             clauses += f" sinks(%s : tensor<{Hq}xf32>)"
             kw.update(sinks=sinks.astype(np.float64))
+        if "lengths" in extra:
+            lengths = np.array([37, Sk + 5, 0][:B], np.int32)
+            args.append(f"%len: tensor<{B}xi32>")
+            inputs.append(lengths)
+            clauses += f" key_lengths(%len : tensor<{B}xi32>)"
+            kw.update(key_lengths=lengths)
         module = (f"func.func @att({', '.join(args)}) -> {to} {{\n{pre}{cast_in}"
                   f"  %o = posenc.attention {operands}{clauses} : {', '.join(types[:3])}"
                   f" -> {types[3]}\n{cast_out}  return {ret} : {to}\n}}\n")

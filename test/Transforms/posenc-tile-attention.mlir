@@ -348,13 +348,27 @@ func.func @q_positions(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x256x64xf32>, %
 // CHECK: posenc.rotary %{{.+}} offset(%[[QPOS]] : index) : tensor<1x4x?x64xf32>
 // CHECK: %[[VISIBLE:.+]] = arith.addi %[[QPOS]], %[[QROWS]] : index
 // CHECK: %[[END:.+]] = arith.minsi %[[SK]], %[[VISIBLE]] : index
-// CHECK: scf.for %[[KS:[^ ]+]] = %{{[^ ]+}} to %[[END]] step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x?xf32>, tensor<4x?x1xf32>, tensor<4x?x64xf32>)
-// CHECK: %[[KLEFT:.+]] = arith.subi %[[SK]], %[[KS]] : index
+// The key tiles wholly before Sk take a loop of static [64, 64] tiles; the
+// partial last one (at most one step) is sliced to the keys left, rotated,
+// padded with zeros to 64 keys and masked from the first padded key on.
+// CHECK: %[[WHOLE:.+]] = arith.divsi %{{.+}}, %{{.+}} : index
+// CHECK: %[[STEPS:.+]] = arith.ceildivsi %{{.+}}, %{{.+}} : index
+// CHECK: %[[NW:.+]] = arith.minsi %[[WHOLE]], %[[STEPS]] : index
+// CHECK: %[[WEND:.+]] = arith.addi %{{.+}}, %{{.+}} : index
+// CHECK: %[[W:.+]]:3 = scf.for %[[KS:[^ ]+]] = %{{[^ ]+}} to %[[WEND]] step %{{[^ ]+}} iter_args({{.+}}) -> (tensor<4x?xf32>, tensor<4x?x1xf32>, tensor<4x?x64xf32>)
+// CHECK: tensor.extract_slice %[[K]][%[[B]], %[[H]], %[[KS]], 0] [1, 1, 64, 64] [1, 1, 1, 1] : tensor<1x2x?x64xf32> to tensor<1x1x64x64xf32>
+// CHECK: posenc.rotary %{{.+}} offset(%[[KS]] : index) : tensor<1x1x64x64xf32>
+// CHECK: scf.yield
+// CHECK: scf.for %[[TS:[^ ]+]] = %[[WEND]] to %[[END]] step %{{[^ ]+}} iter_args(%{{[^ ]+}} = %[[W]]#0, %{{[^ ]+}} = %[[W]]#1, %{{[^ ]+}} = %[[W]]#2)
+// CHECK: %[[KLEFT:.+]] = arith.subi %[[SK]], %[[TS]] : index
 // CHECK: %[[KTILE:.+]] = arith.constant 64 : index
 // CHECK: %[[KROWS:.+]] = arith.minsi %[[KTILE]], %[[KLEFT]] : index
-// CHECK: tensor.extract_slice %[[K]][%[[B]], %[[H]], %[[KS]], 0] [1, 1, %[[KROWS]], 64] [1, 1, 1, 1] : tensor<1x2x?x64xf32> to tensor<1x1x?x64xf32>
-// CHECK: posenc.rotary %{{.+}} offset(%[[KS]] : index) : tensor<1x1x?x64xf32>
-// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<?x64xf32>) outs(%{{.+}} : tensor<64x?xf32>)
+// CHECK: tensor.extract_slice %[[K]][%[[B]], %[[H]], %[[TS]], 0] [1, 1, %[[KROWS]], 64] [1, 1, 1, 1] : tensor<1x2x?x64xf32> to tensor<1x1x?x64xf32>
+// CHECK: %[[ROT:.+]] = posenc.rotary %{{.+}} offset(%[[TS]] : index) : tensor<1x1x?x64xf32>
+// CHECK: tensor.pad %[[ROT]] low[0, 0, 0, 0] high[0, 0, %{{.+}}, 0]
+// CHECK: tensor<1x1x?x64xf32> to tensor<1x1x64x64xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%{{.+}} : tensor<64x64xf32>) outs(%{{.+}} : tensor<64x64xf32>)
+// CHECK: arith.cmpi sge, %{{.+}}, %[[KROWS]] : index
 // CHECK: scf.yield
 // CHECK: tensor.collapse_shape %{{.+}} {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x4x?x64xf32> into tensor<1x8x?x64xf32>
 func.func @dynamic_lengths(%q: tensor<1x8x?x64xf32>, %k: tensor<1x2x?x64xf32>, %v: tensor<1x2x?x64xf32>, %f: tensor<32xf32>) -> tensor<1x8x?x64xf32> {
@@ -571,4 +585,28 @@ func.func @window_explicit_positions(%q: tensor<1x8x256x64xf32>, %k: tensor<1x2x
 func.func @decode_window(%q: tensor<1x8x1x64xf32>, %k: tensor<1x2x4096x64xf32>, %v: tensor<1x2x4096x64xf32>) -> tensor<1x8x1x64xf32> {
   %o = posenc.attention %q, %k, %v causal window(<left = 1000>) : tensor<1x8x1x64xf32>, tensor<1x2x4096x64xf32>, tensor<1x2x4096x64xf32> -> tensor<1x8x1x64xf32>
   return %o : tensor<1x8x1x64xf32>
+}
+
+// -----
+
+// key_lengths (issue 24): each block reads its sequence's length, clamps it
+// to [0, Sk] and ends its key loops there (with the causal bound): whole
+// tiles before it, then a tail tile sliced to the keys before it (and padded),
+// so no key past the length is read even though 64 divides Sk.
+// CHECK-LABEL: func.func @key_lengths_prefill
+// CHECK-SAME: %[[LEN:[^:]+]]: tensor<2xi32>)
+// CHECK: scf.forall (%[[B:[^,]+]],
+// CHECK: %[[L:.+]] = tensor.extract %[[LEN]][%[[B]]] : tensor<2xi32>
+// CHECK: %[[LI:.+]] = arith.index_cast %[[L]] : i32 to index
+// CHECK: %[[HI:.+]] = arith.minsi %[[LI]], %{{.+}} : index
+// CHECK: %[[LIMIT:.+]] = arith.maxsi %[[HI]], %{{.+}} : index
+// CHECK: %[[KEYS:.+]] = arith.minsi %{{.+}}, %[[LIMIT]] : index
+// CHECK: %[[END:.+]] = arith.minsi %[[KEYS]], %{{.+}} : index
+// CHECK: scf.for %[[J:[^ ]+]] = %{{.+}} to %[[END]] step
+// CHECK: %[[LEFT:.+]] = arith.subi %[[KEYS]], %[[J]] : index
+// CHECK: %[[N:.+]] = arith.minsi %{{.+}}, %[[LEFT]] : index
+// CHECK: tensor.extract_slice %{{.+}}[%[[B]], %{{.+}}, %[[J]], 0] [1, 1, %[[N]], 64]
+func.func @key_lengths_prefill(%q: tensor<2x8x256x64xf32>, %k: tensor<2x2x256x64xf32>, %v: tensor<2x2x256x64xf32>, %len: tensor<2xi32>) -> tensor<2x8x256x64xf32> {
+  %o = posenc.attention %q, %k, %v causal key_lengths(%len : tensor<2xi32>) : tensor<2x8x256x64xf32>, tensor<2x2x256x64xf32>, tensor<2x2x256x64xf32> -> tensor<2x8x256x64xf32>
+  return %o : tensor<2x8x256x64xf32>
 }

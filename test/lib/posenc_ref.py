@@ -528,7 +528,8 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
               masked_row: str = "zero", sinks: Optional[np.ndarray] = None,
               window: Optional[Tuple[int, Optional[int]]] = None,
               chunk_size: Optional[int] = None, softcap: Optional[float] = None,
-              temperature: Optional[Tuple[float, float]] = None) -> np.ndarray:
+              temperature: Optional[Tuple[float, float]] = None,
+              key_lengths: Optional[np.ndarray] = None) -> np.ndarray:
     """Reference attention of spec §5, all in fp64.
 
     q [B,Hq,Sq,D], k [B,Hkv,Sk,D], v [B,Hkv,Sk,Dv] -> [B,Hq,Sq,Dv]; GQA: head h reads
@@ -551,6 +552,9 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
     and the masks (Gemma 2); ``temperature`` (floor_scale f, attn_scale a)
     multiplies the logits of query position p by log(max(floor((p + 1) / f),
     0) + 1) * a + 1 (Llama 4's attn_temperature_tuning; HF never sees p < 0).
+    ``key_lengths`` [B] (issue 24; FlashAttention's varlen, ORT's seqlens_k)
+    hides the keys of batch b at indices j >= key_lengths[b] (by index, not
+    position; any integer, <= 0 hides every key).
     """
     q = np.asarray(q, dtype=F64)
     k = np.asarray(k, dtype=F64)
@@ -594,6 +598,9 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
             mask |= kpb > qpb + right
     if chunk_size is not None:
         mask |= (kpb // chunk_size) != (qpb // chunk_size)
+    if key_lengths is not None:
+        lengths = np.asarray(key_lengths, dtype=np.int64).reshape(B, 1, 1, 1)
+        mask = mask | (np.arange(Sk).reshape(1, 1, 1, Sk) >= lengths)
     logits = np.where(mask, -np.inf, logits)
     if sinks is not None:                        # gpt-oss: cat([logits, sink]) over keys
         sk_col = np.broadcast_to(np.asarray(sinks, dtype=F64).reshape(1, Hq, 1, 1),

@@ -3,10 +3,11 @@
 // What every lowering of posenc.attention computes per logit and per softmax
 // row, independent of its loops: the logit rule (scale, ALiBi, causal mask),
 // the safe exponential of the online softmax, a row that starts with its
-// attention sink, the normalised output, the keys a block of queries can see,
-// and the rotation of Q and K. The reference lowering, the CPU flash kernel,
-// its decode dot-product loop and the GPU kernel all call these, so a change
-// to the rule (sliding windows, chunks, soft-capping) is one edit.
+// attention sink, the normalised output, the keys a block of queries can see
+// (and a sequence's key limit), and the rotation of Q and K. The reference
+// lowering, the CPU flash kernel, its decode dot-product loop and the GPU
+// kernel all call these, so a change to the rule (sliding windows, chunks,
+// soft-capping) is one edit.
 //
 // Emitters work on scalars and on vectors of them alike (the decode loop
 // computes a vector of keys' logits at once).
@@ -124,6 +125,11 @@ std::pair<Value, Value> emitVisibleKeyRange(OpBuilder &b, Location loc,
                                             const LogitRule &rule, Value begin,
                                             Value end, Value firstQuery,
                                             Value rows, int64_t align);
+
+/// The keys [0, limit) of a sequence with `key_lengths` entry `length` (i32,
+/// i64 or index): `length` clamped to [0, keys] (index; `keys` an index).
+/// The lowerings mask or never visit keys at or past the limit.
+Value emitKeyLimit(OpBuilder &b, Location loc, Value length, Value keys);
 
 //===----------------------------------------------------------------------===//
 // RoPE

@@ -284,6 +284,7 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
             or k_pos > q_pos + right               (`right` given)
     s     = -inf where floor(k_pos / chunk_size)   if `chunk_size`
                     != floor(q_pos / chunk_size)
+    s     = -inf where j >= key_lengths[b]         if `key_lengths`
     out   = softmax(s) @ v                         without `sinks`
     out_i = sum_j p_ij v_j,                        with `sinks` (query head h):
             p_ij = exp(s_ij - m) / (exp(sinks[h] - m) + sum_j exp(s_ij - m)),
@@ -303,6 +304,14 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
     ALiBi slopes come from `alibi = #posenc.alibi_slopes<...>` or an
     `alibi_slopes` operand of shape `[Hq]`, with `alibi_form` as in
     `posenc.alibi`.
+
+    `key_lengths` (`[B]`, i32, i64 or index) is each sequence's number of
+    valid keys, as in FlashAttention's varlen or ONNX Runtime's `seqlens_k`
+    (a right-padded batch): keys at indices `j >= key_lengths[b]` are masked
+    (a length above Sk lets every key through, a length <= 0 none). It masks
+    by key index and leaves positions alone: a decode step whose sequences
+    end at different positions passes them as `q_positions`. The lowerings
+    never visit the keys past a sequence's length.
 
     `sinks` (`[Hq]`, f32) are attention sinks as in gpt-oss: per query head a
     learned logit appended to every row of `s` as an extra key column, after
@@ -328,6 +337,7 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
     Optional<PosEnc_IndexTensor>:$q_positions,
     Optional<PosEnc_IndexTensor>:$k_positions,
     Optional<1DTensorOf<[F32]>>:$sinks,
+    Optional<1DTensorOf<[I32, I64, Index]>>:$key_lengths,
     OptionalAttr<F64Attr>:$scale,
     UnitAttr:$causal,
     OptionalAttr<PosEnc_WindowAttr>:$window,
@@ -353,7 +363,8 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
                                          type($alibi_slopes)) `)`
          | `q_positions` `(` $q_positions `:` type($q_positions) `)`
          | `k_positions` `(` $k_positions `:` type($k_positions) `)`
-         | `sinks` `(` $sinks `:` type($sinks) `)`)
+         | `sinks` `(` $sinks `:` type($sinks) `)`
+         | `key_lengths` `(` $key_lengths `:` type($key_lengths) `)`)
     attr-dict `:` type($query) `,` type($key) `,` type($value)
     `->` type($result)
   }];

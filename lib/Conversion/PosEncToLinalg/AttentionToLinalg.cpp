@@ -23,6 +23,7 @@
 #include "posenc/IR/PosEncOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -94,9 +95,10 @@ Value emitWeightedValues(OpBuilder &b, Location loc, Value probs, Value v,
                          {kB, kH, kR, kJ}, shapes.out);
 }
 
-/// The masked logits `scores * scale + alibi(q_pos, k_pos)`, -inf where
-/// `causal` and k_pos > q_pos. Positions come from the operands or from the
-/// indices (query index + `qShift` when given).
+/// The masked logits `scores * scale + alibi(q_pos, k_pos)`, -inf where the
+/// positional masks hide a key and at keys past the sequence's key_lengths
+/// entry. Positions come from the operands or from the indices (query index
+/// + `qShift` when given).
 Value emitLogits(OpBuilder &b, Location loc, AttentionOp op, Value scores,
                  Value groupedSlopes, Value qShift,
                  const GroupedShapes &shapes) {
@@ -107,6 +109,10 @@ Value emitLogits(OpBuilder &b, Location loc, AttentionOp op, Value scores,
   int slopeArg = inputs.add(groupedSlopes, mapOf(ctx, 5, {kH, kG}));
   int qArg = inputs.addPositions(op.getQPositions(), 5, kI);
   int kArg = inputs.addPositions(op.getKPositions(), 5, kJ);
+  int lengthArg = inputs.add(op.getKeyLengths(), mapOf(ctx, 5, {kB}));
+  Value keys = lengthArg >= 0
+                   ? getValueOrCreateConstantIndexOp(b, loc, shapes.scores[kJ])
+                   : Value();
 
   // The shift applies to default query positions only (it is null with
   // q_positions).
@@ -117,8 +123,15 @@ Value emitLogits(OpBuilder &b, Location loc, AttentionOp op, Value scores,
         emitLoopPosition(nb, nloc, getArgOrNull(args, qArg), kI, qShift64);
     Value kPos =
         emitLoopPosition(nb, nloc, getArgOrNull(args, kArg), kJ, Value());
-    Value logit = emitAttentionLogit(nb, nloc, rule, args[0],
-                                     getArgOrNull(args, slopeArg), qPos, kPos);
+    Value outside;
+    if (lengthArg >= 0)
+      outside =
+          arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge,
+                                linalg::IndexOp::create(nb, nloc, kJ),
+                                emitKeyLimit(nb, nloc, args[lengthArg], keys));
+    Value logit =
+        emitAttentionLogit(nb, nloc, rule, args[0],
+                           getArgOrNull(args, slopeArg), qPos, kPos, outside);
     linalg::YieldOp::create(nb, nloc, logit);
   };
   return linalg::GenericOp::create(

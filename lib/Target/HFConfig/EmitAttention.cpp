@@ -178,7 +178,8 @@ static Value emitAlibiAttention(OpBuilder &b, Location loc,
   return AttentionOp::create(
       b, loc, sig.outType, sig.q, sig.k, sig.v, /*inv_freq=*/Value(),
       /*attention_factor=*/Value(), /*alibi_slopes=*/Value(), sig.positions,
-      sig.positions, sig.sinks, sig.scale, /*causal=*/true,
+      sig.positions, sig.sinks, /*key_lengths=*/Value(), sig.scale,
+      /*causal=*/true,
       /*window=*/nullptr, /*chunk_size=*/nullptr, /*softcap=*/nullptr,
       /*query_temperature=*/nullptr, /*rope=*/RopeAttr(), cfg.alibi,
       AlibiForm::key_linear);
@@ -190,7 +191,8 @@ static Value emitNoPEAttention(OpBuilder &b, Location loc,
   return AttentionOp::create(
       b, loc, sig.outType, sig.q, sig.k, sig.v, /*inv_freq=*/Value(),
       /*attention_factor=*/Value(), /*alibi_slopes=*/Value(), sig.positions,
-      sig.positions, sig.sinks, sig.scale, /*causal=*/true,
+      sig.positions, sig.sinks, /*key_lengths=*/Value(), sig.scale,
+      /*causal=*/true,
       /*window=*/nullptr, /*chunk_size=*/nullptr, /*softcap=*/nullptr,
       /*query_temperature=*/nullptr, /*rope=*/RopeAttr(), /*alibi=*/nullptr);
 }
@@ -233,7 +235,8 @@ static Value emitRopeAttention(OpBuilder &b, Location loc,
   return AttentionOp::create(
       b, loc, sig.outType, q, k, sig.v, freqs.getInvFreq(),
       freqs.getAttentionFactor(), /*alibi_slopes=*/Value(), sig.positions,
-      sig.positions, sig.sinks, sig.scale, /*causal=*/true,
+      sig.positions, sig.sinks, /*key_lengths=*/Value(), sig.scale,
+      /*causal=*/true,
       /*window=*/nullptr, /*chunk_size=*/nullptr, /*softcap=*/nullptr,
       /*query_temperature=*/nullptr,
       RopeAttr::get(b.getContext(), cfg.layout, cfg.rotaryDim),

@@ -349,3 +349,22 @@ func.func @attention_sinks(%q: tensor<1x8x3x16xf32>, %k: tensor<1x2x5x16xf32>, %
   %o = posenc.attention %q, %k, %v causal sinks(%s : tensor<8xf32>) : tensor<1x8x3x16xf32>, tensor<1x2x5x16xf32>, tensor<1x2x5x8xf32> -> tensor<1x8x3x8xf32>
   return %o : tensor<1x8x3x8xf32>
 }
+
+// -----
+
+// key_lengths (issue 24): the logits read each sequence's length (a batch
+// map), clamp it to [0, Sk] and mask keys whose index is at or past it.
+// CHECK-LABEL: func.func @attention_key_lengths
+// CHECK-SAME: %[[LEN:[^:]+]]: tensor<2xi64>)
+// CHECK: linalg.generic {{.*}} ins(%{{.+}}, %[[LEN]] : tensor<2x2x2x3x5xf32>, tensor<2xi64>)
+// CHECK-NEXT: ^bb0(%[[S:[^:]+]]: f32, %[[L:[^:]+]]: i64,
+// CHECK: %[[LI:.+]] = arith.index_cast %[[L]] : i64 to index
+// CHECK: %[[HI:.+]] = arith.minsi %[[LI]], %{{.+}} : index
+// CHECK: %[[LIMIT:.+]] = arith.maxsi %[[HI]], %{{.+}} : index
+// CHECK: %[[PAST:.+]] = arith.cmpi sge, %{{.+}}, %[[LIMIT]] : index
+// CHECK: %[[SCALED:.+]] = arith.mulf %[[S]], %{{.+}} : f32
+// CHECK: arith.select %[[PAST]], %{{.+}}, %[[SCALED]] : f32
+func.func @attention_key_lengths(%q: tensor<2x4x3x8xf32>, %k: tensor<2x2x5x8xf32>, %v: tensor<2x2x5x8xf32>, %len: tensor<2xi64>) -> tensor<2x4x3x8xf32> {
+  %o = posenc.attention %q, %k, %v key_lengths(%len : tensor<2xi64>) : tensor<2x4x3x8xf32>, tensor<2x2x5x8xf32>, tensor<2x2x5x8xf32> -> tensor<2x4x3x8xf32>
+  return %o : tensor<2x4x3x8xf32>
+}
