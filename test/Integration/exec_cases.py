@@ -452,6 +452,17 @@ def group_attention(run, rng):
     attention_key_lengths(run, rng)
 
 
+def local_inputs(rng, B, Hq, Hkv, Sq, Sk, D):
+    """f32 q, k (U(-2, 2): logits large enough to saturate caps) and v
+    (U(-1, 1)) of attention_local and attention_key_lengths, their types
+    (q, k, v, result) and the function's argument list."""
+    q = rng.uniform(-2, 2, (B, Hq, Sq, D)).astype(np.float32)
+    k = rng.uniform(-2, 2, (B, Hkv, Sk, D)).astype(np.float32)
+    v = rng.uniform(-1, 1, (B, Hkv, Sk, D)).astype(np.float32)
+    types = [tensor(x.shape, "f32") for x in (q, k, v, q)]
+    return q, k, v, types, [f"%q: {types[0]}", f"%k: {types[1]}", f"%v: {types[2]}"]
+
+
 def attention_key_lengths(run, rng):
     """Issue 24's key_lengths (a right-padded batch): each sequence's keys
     past its length are never seen. Prefill whose key tiles divide Sk (a
@@ -471,11 +482,7 @@ def attention_key_lengths(run, rng):
     ]
     for B, Hq, Hkv, Sq, Sk, D, lengths, elem, clauses, kw, opts in cases:
         for extra in ("", "rope sinks"):
-            q = rng.uniform(-2, 2, (B, Hq, Sq, D)).astype(np.float32)
-            k = rng.uniform(-2, 2, (B, Hkv, Sk, D)).astype(np.float32)
-            v = rng.uniform(-1, 1, (B, Hkv, Sk, D)).astype(np.float32)
-            types = [tensor(x.shape, "f32") for x in (q, k, v, q)]
-            args = [f"%q: {types[0]}", f"%k: {types[1]}", f"%v: {types[2]}"]
+            q, k, v, types, args = local_inputs(rng, B, Hq, Hkv, Sq, Sk, D)
             inputs, pre, text, ref_kw = [q, k, v], "", clauses, dict(kw)
             lt = tensor((B,), elem)
             if elem == "index":
@@ -526,11 +533,7 @@ def attention_local(run, rng):
     ]
     for B, Hq, Hkv, Sq, Sk, D, causal, clauses, kw in cases:
         for extra in ("", "rope alibi sinks"):
-            q = rng.uniform(-2, 2, (B, Hq, Sq, D)).astype(np.float32)
-            k = rng.uniform(-2, 2, (B, Hkv, Sk, D)).astype(np.float32)
-            v = rng.uniform(-1, 1, (B, Hkv, Sk, D)).astype(np.float32)
-            types = [tensor(x.shape, "f32") for x in (q, k, v, q)]
-            args = [f"%q: {types[0]}", f"%k: {types[1]}", f"%v: {types[2]}"]
+            q, k, v, types, args = local_inputs(rng, B, Hq, Hkv, Sq, Sk, D)
             inputs, pre, text, ref_kw = [q, k, v], "", clauses, dict(kw)
             if causal:
                 text = "causal " + text
