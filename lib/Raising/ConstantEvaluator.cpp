@@ -205,8 +205,8 @@ private:
     Operand yielded;
   };
 
-  /// An all-parallel generic, or one with reductions into an integer
-  /// result (exact in any order; a float reduction's order is the
+  /// An all-parallel generic, or one with reductions computing only
+  /// integers (exact in any order; a float reduction's order is the
   /// compiler's, so its rounding is not known here).
   std::optional<SmallVector<double>> evalGeneric(linalg::GenericOp generic,
                                                  unsigned resultIdx) {
@@ -225,8 +225,7 @@ private:
     auto outType =
         cast<RankedTensorType>(generic.getResult(resultIdx).getType());
     bool reduces = generic.getNumReductionLoops() != 0;
-    if (reduces ? !isa<IntegerType>(outType.getElementType()) ||
-                      !outMap.isProjectedPermutation()
+    if (reduces ? !isIntegerOnly(generic) || !outMap.isProjectedPermutation()
                 : !outMap.isIdentity())
       return std::nullopt;
     std::optional<SmallVector<Input>> inputs = readInputs(generic, maps);
@@ -247,15 +246,26 @@ private:
       if (!init)
         return std::nullopt;
     }
-    Input out{init, {}};
-    int64_t stride = 1;
-    for (int64_t d = outType.getRank() - 1; d >= 0; --d) {
-      out.terms.push_back(
-          {cast<AffineDimExpr>(outMap.getResult(d)).getPosition(), stride});
-      stride *= outType.getDimSize(d);
-    }
-    return runProgram(*program, *inputs, loops, out, numInputs + resultIdx,
+    std::optional<Input> out = indexed(init, outMap, outType);
+    if (!out)
+      return std::nullopt;
+    return runProgram(*program, *inputs, loops, *out, numInputs + resultIdx,
                       outType.getNumElements());
+  }
+
+  /// Whether `generic`'s result and every value its body computes are
+  /// integers (or indices): then its reductions are exact in any order.
+  static bool isIntegerOnly(linalg::GenericOp generic) {
+    auto integral = [](Type t) {
+      t = getElementTypeOrSelf(t);
+      return isa<IntegerType, IndexType>(t);
+    };
+    if (!llvm::all_of(generic.getResultTypes(), integral))
+      return false;
+    for (Operation &op : generic.getBody()->without_terminator())
+      if (!llvm::all_of(op.getResultTypes(), integral))
+        return false;
+    return true;
   }
 
   /// The values of every input of `generic` and how each is indexed.
@@ -269,20 +279,30 @@ private:
       const SmallVector<double> *data = eval(in);
       if (!data)
         return std::nullopt;
-      Input input{data, {}};
-      int64_t stride = 1;
-      for (int64_t d = inType.getRank() - 1; d >= 0; --d) {
-        AffineExpr e = maps[i].getResult(d);
-        if (auto dim = dyn_cast<AffineDimExpr>(e))
-          input.terms.push_back({dim.getPosition(), stride});
-        else if (!isa<AffineConstantExpr>(e) ||
-                 cast<AffineConstantExpr>(e).getValue() != 0)
-          return std::nullopt;
-        stride *= inType.getDimSize(d);
-      }
-      inputs.push_back(std::move(input));
+      std::optional<Input> input = indexed(data, maps[i], inType);
+      if (!input)
+        return std::nullopt;
+      inputs.push_back(std::move(*input));
     }
     return inputs;
+  }
+
+  /// `data` (of `type`) read through `map`: a loop dim per tensor dim, or a
+  /// constant 0 (a broadcast); nullopt for any other map result.
+  static std::optional<Input> indexed(const SmallVector<double> *data,
+                                      AffineMap map, RankedTensorType type) {
+    Input input{data, {}};
+    int64_t stride = 1;
+    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+      AffineExpr e = map.getResult(d);
+      if (auto dim = dyn_cast<AffineDimExpr>(e))
+        input.terms.push_back({dim.getPosition(), stride});
+      else if (!isa<AffineConstantExpr>(e) ||
+               cast<AffineConstantExpr>(e).getValue() != 0)
+        return std::nullopt;
+      stride *= type.getDimSize(d);
+    }
+    return input;
   }
 
   /// `body` as a program yielding its result `resultIdx`; nullopt when an

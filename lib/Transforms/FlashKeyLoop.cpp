@@ -417,7 +417,7 @@ SoftmaxState flash::emitKeyLoop(OpBuilder &b, Location loc, const Problem &p,
         ValueRange{state.max, state.sum, state.acc},
         [&](OpBuilder &nb, Location nloc, Value start, ValueRange iterArgs) {
           KeyTile tile = sliceKeyTile(nb, nloc, p, block, start, keyLimit,
-                                      padded ? keyTile : extent, rotatedK);
+                                      extent, rotatedK);
           Value validKeys;
           if (padded) {
             validKeys = getValueOrCreateConstantIndexOp(nb, nloc, tile.rows);
