@@ -18,11 +18,6 @@
 // take the tile ops.
 // RUN: timeout 60 posenc-run %s --entry=decode16 --iterations=1 --warmup=0 | FileCheck %s --check-prefix=DECODE
 // DECODE: RESULT entry=decode16 median_ms=
-// The same on 4 lanes (D = 60, which 8 does not divide): 15 rows of
-// 60 + 60 channels, under the 8-lane limit in channels, took 134 s in
-// bufferization (harness run P, 9191:2769); the limit now counts vectors.
-// RUN: timeout 60 posenc-run %s --entry=decode15 --iterations=1 --warmup=0 --pipeline='posenc-cpu-pipeline{attention-vector-width=16 attention-query-tile=3}' | FileCheck %s --check-prefix=DECODE15
-// DECODE15: RESULT entry=decode15 median_ms=
 // RUN: timeout 60 posenc-run %s --entry=sinks --iterations=1 --warmup=0 --pipeline='posenc-cpu-pipeline{vector-width=8 flash-attention=false}' | FileCheck %s --check-prefix=SINKS
 // SINKS: RESULT entry=sinks median_ms=
 
@@ -64,12 +59,4 @@ func.func @decode16(%q: tensor<1x64x1x128xf32>, %k: tensor<1x4x3x128xf32>,
       : tensor<1x64x1x128xf32>, tensor<1x4x3x128xf32>, tensor<1x4x3x128xf32>
       -> tensor<1x64x1x128xf32>
   return %o : tensor<1x64x1x128xf32>
-}
-
-// 20/4 heads, Sq = 3 (15 rows per kv head), D = Dv = 60, interleaved RoPE.
-func.func @decode15(%q: tensor<2x20x3x60xf32>, %k: tensor<2x4x7x60xf32>,
-                    %v: tensor<2x4x7x60xf32>) -> tensor<2x20x3x60xf32> {
-  %inv, %af = posenc.rope_frequencies dim 60 base 2.5e3 : tensor<30xf32>, f32
-  %o = posenc.attention %q, %k, %v rope(<layout = interleaved, rotary_dim = 60>, %inv : tensor<30xf32>, %af) query_temperature(<floor_scale = 8.0, attn_scale = 0.162>) : tensor<2x20x3x60xf32>, tensor<2x4x7x60xf32>, tensor<2x4x7x60xf32> -> tensor<2x20x3x60xf32>
-  return %o : tensor<2x20x3x60xf32>
 }
