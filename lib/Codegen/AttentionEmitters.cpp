@@ -237,8 +237,8 @@ Value mlir::posenc::emitQueryShift(OpBuilder &b, Location loc,
 }
 
 bool mlir::posenc::hasVisibleKeyRange(AttentionOp op) {
-  return LogitRule::get(op).hasPositionalMask() && !op.getQPositions() &&
-         !op.getKPositions();
+  return LogitRule::get(op).hasPositionalMask() && !op.getLogitQPositions() &&
+         !op.getLogitKPositions();
 }
 
 Value mlir::posenc::emitKeyLimit(OpBuilder &b, Location loc, Value length,
@@ -250,6 +250,18 @@ Value mlir::posenc::emitKeyLimit(OpBuilder &b, Location loc, Value length,
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   return arith::MaxSIOp::create(b, loc, arith::MinSIOp::create(b, loc, n, keys),
                                 zero);
+}
+
+Value mlir::posenc::emitKeyMaskHides(OpBuilder &b, Location loc, Value entry) {
+  Value zero = arith::ConstantOp::create(b, loc, entry.getType(),
+                                         b.getZeroAttr(entry.getType()));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, entry, zero);
+}
+
+Value mlir::posenc::orMasks(OpBuilder &b, Location loc, Value x, Value y) {
+  if (!x || !y)
+    return x ? x : y;
+  return arith::OrIOp::create(b, loc, x, y);
 }
 
 std::pair<Value, Value>

@@ -85,6 +85,14 @@ void mlir::posenc::emitExtentAsserts(OpBuilder &b, AttentionOp op) {
   emitExtentAssert(b, loc, op.getKeyLengths(), 0, batch,
                    "attention: key_lengths has another length than the "
                    "batch");
+  if (Value mask = op.getKeyMask()) {
+    emitExtentAssert(b, loc, mask, 0, batch,
+                     "attention: key_mask has another batch extent than the "
+                     "query");
+    emitExtentAssert(b, loc, mask, 1, extentOf(b, loc, k, 2),
+                     "attention: key_mask has another key extent than the "
+                     "key");
+  }
   int64_t heads = op.getQuery().getType().getDimSize(1);
   emitExtentAssert(b, loc, op.getAlibiSlopes(), 0, b.getIndexAttr(heads),
                    "attention: alibi_slopes has another length than "

@@ -174,8 +174,8 @@ void gpu_attention::stageKeys(OpBuilder &b, Location loc, const Kernel &kn,
 }
 
 /// The logit of row `r` and key `kt + jj` from its dot product `dot`:
-/// `dot * scale + alibi`, -inf for keys past the key limit and, when causal,
-/// for future keys.
+/// `dot * scale + alibi`, -inf for keys past the key limit or hidden by
+/// key_mask and, when causal, for future keys.
 Value gpu_attention::emitLogit(OpBuilder &b, Location loc, const Kernel &kn,
                                Value kt, Value r, Value jj, Value dot) {
   const KernelShape &s = kn.s;
@@ -184,13 +184,23 @@ Value gpu_attention::emitLogit(OpBuilder &b, Location loc, const Kernel &kn,
   Value j = arith::AddIOp::create(b, loc, kt, jj);
   Value outside =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, j, kn.keyEnd);
+  if (kn.keyMask)
+    outside =
+        orMasks(b, loc, outside,
+                emitKeyMaskHides(
+                    b, loc,
+                    memref::LoadOp::create(
+                        b, loc, kn.keyMask,
+                        ValueRange{kn.batch, clampIndex(b, loc, j, kn.sk)})));
   Value qPos, kPos, slope;
   if (rule.needsPositions(static_cast<bool>(kn.slopes))) {
     Value i = arith::AddIOp::create(
         b, loc, kn.qStart,
         arith::RemUIOp::create(b, loc, r, cIdx(b, loc, s.queryTile)));
-    qPos = kn.queryPosition(b, loc, clampIndex(b, loc, i, kn.sq));
-    kPos = kn.keyPosition(b, loc, clampIndex(b, loc, j, kn.sk));
+    qPos = kn.queryPosition(b, loc, clampIndex(b, loc, i, kn.sq),
+                            /*logit=*/true);
+    kPos = kn.keyPosition(b, loc, clampIndex(b, loc, j, kn.sk),
+                          /*logit=*/true);
     if (kn.slopes) {
       Value head = arith::AddIOp::create(
           b, loc,
@@ -240,7 +250,7 @@ void bindLaunch(OpBuilder &b, Location loc, Kernel &kn, gpu::LaunchOp launch) {
         b, loc,
         memref::LoadOp::create(b, loc, kn.keyLengths, ValueRange{kn.batch}),
         kn.sk);
-  if (!kn.qPositions)
+  if (!kn.op.getLogitQPositions())
     kn.qShift = emitQueryShift(b, loc, kn.op.getAlignment(), kn.sq, kn.sk);
   // Workgroup memory as allocas until bufferization is done: the buffer
   // deallocation that runs before posenc-map-forall-to-gpu turns them into

@@ -56,7 +56,7 @@ struct Kernel {
   KernelShape s;
   Type elementType;
   Value q, k, v, out, invFreq, factor, slopes, qPositions, kPositions, sinks,
-      keyLengths;
+      keyLengths, keyMask;
   // Inside the launch; keyEnd: the sequence's key limit (Sk without
   // key_lengths), past which keys are neither staged nor visited.
   Value batch, kvHead, qStart, tid, sq, sk, keyEnd, qShift;
@@ -64,14 +64,18 @@ struct Kernel {
   Value pTile, pv, warp, lane; // tensor cores only
   SmallVector<Type> sharedTypes;
 
-  /// i64 position of query index `i` (< Sq) and key index `j` (< Sk).
-  Value queryPosition(OpBuilder &b, Location loc, Value i) const {
-    if (qPositions)
+  /// i64 position of query index `i` (< Sq) and key index `j` (< Sk): for
+  /// RoPE, or for the logit rule (`logit`: index positions with
+  /// rope_only_positions).
+  Value queryPosition(OpBuilder &b, Location loc, Value i,
+                      bool logit = false) const {
+    if (qPositions && !(logit && op.getRopeOnlyPositions()))
       return emitPosition(b, loc, loadPosition(b, loc, qPositions, i), Value());
     return emitPosition(b, loc, i, qShift ? toI64(b, loc, qShift) : Value());
   }
-  Value keyPosition(OpBuilder &b, Location loc, Value j) const {
-    if (kPositions)
+  Value keyPosition(OpBuilder &b, Location loc, Value j,
+                    bool logit = false) const {
+    if (kPositions && !(logit && op.getRopeOnlyPositions()))
       return emitPosition(b, loc, loadPosition(b, loc, kPositions, j), Value());
     return emitPosition(b, loc, j, Value());
   }

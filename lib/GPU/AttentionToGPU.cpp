@@ -72,6 +72,7 @@ void bindOperands(OpBuilder &b, Location loc, AttentionOp op, Kernel &kn) {
   kn.kPositions = readBuffer(b, loc, op.getKPositions());
   kn.sinks = readBuffer(b, loc, op.getSinks());
   kn.keyLengths = readBuffer(b, loc, op.getKeyLengths());
+  kn.keyMask = readBuffer(b, loc, op.getKeyMask());
   Value slopes = op.getAlibiSlopes();
   if (AlibiSlopesAttr alibi = op.getAlibiAttr())
     slopes = emitAlibiSlopes(b, loc, alibi, qType.getDimSize(1));

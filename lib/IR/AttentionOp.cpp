@@ -137,12 +137,24 @@ LogicalResult AttentionOp::verify() {
       return emitOpError("sinks must have one entry per query head (")
              << q[1] << "), got " << type;
   }
+  if (getRopeOnlyPositions() &&
+      (!getRopeAttr() || (!getQPositions() && !getKPositions())))
+    return emitOpError("rope_only_positions needs rope and q_positions or "
+                       "k_positions");
   // One length per sequence; the lowerings read key_lengths[b] unchecked.
   if (Value lengths = getKeyLengths()) {
     auto type = cast<RankedTensorType>(lengths.getType());
     if (staticMismatch(type.getDimSize(0), q[0]))
       return emitOpError("key_lengths must have one entry per sequence (")
              << q[0] << "), got " << type;
+  }
+  // One row per sequence, one entry per key; read unchecked like the lengths.
+  if (Value mask = getKeyMask()) {
+    auto type = cast<RankedTensorType>(mask.getType());
+    if (staticMismatch(type.getDimSize(0), q[0]) ||
+        staticMismatch(type.getDimSize(1), k[2]))
+      return emitOpError("key_mask must be [batch, keys] ([")
+             << q[0] << ", " << k[2] << "]), got " << type;
   }
   return success();
 }

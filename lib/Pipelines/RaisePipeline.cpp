@@ -32,7 +32,8 @@ void mlir::posenc::buildRaisePipeline(OpPassManager &pm,
   nested.addPass(createPosEncRaiseAlibi({options.printStats}));
   nested.addPass(createPosEncRaiseAbsolute({options.printStats}));
   nested.addPass(createCSEPass());
-  nested.addPass(createPosEncRaiseAttention({options.printStats}));
+  nested.addPass(createPosEncRaiseAttention(
+      {options.zeroPaddingRows, options.printStats}));
   if (options.fuse)
     nested.addPass(createPosEncFuseAttention({options.printStats}));
   nested.addPass(createCanonicalizerPass());

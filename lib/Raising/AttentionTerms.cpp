@@ -146,6 +146,89 @@ LogicalResult mlir::posenc::raising::classifySelectMask(
       terms);
 }
 
+/// The fill of `select(cond, a, b)` where `a` is 0 and `b` masks (or null).
+static std::optional<double> keepZeroFill(const Elementwise &select) {
+  auto scalarOf = [&](unsigned i) -> std::optional<double> {
+    if (Value scalar = select.getScalar(i))
+      return getConstantFloat(scalar);
+    if (OpOperand *in = select.getInput(i))
+      return getConstantFloat(in->get());
+    return std::nullopt;
+  };
+  std::optional<double> keep = scalarOf(1), fill = scalarOf(2);
+  if (!keep || *keep != 0.0 || !fill || *fill > kMaskedLogit)
+    return std::nullopt;
+  return fill;
+}
+
+LogicalResult mlir::posenc::raising::classifyKeyMask(Value term, AffineMap map,
+                                                     const LogitsSpace &space,
+                                                     Terms &terms) {
+  auto select = matchElementwise<arith::SelectOp>(term);
+  if (!select || !select->getInput(0) || !select->isIdentityInput(0) ||
+      terms.keyMask)
+    return failure();
+  std::optional<double> fill = keepZeroFill(*select);
+  if (!fill)
+    return failure();
+  Value cond = select->getInput(0)->get();
+  auto type = cast<RankedTensorType>(cond.getType());
+  std::optional<SmallVector<unsigned>> dims = nonUnitDims(map, type);
+  if (!dims || llvm::is_contained(*dims, space.head))
+    return failure();
+  std::optional<KeyMaskedTensor> mask = evaluateKeyMaskedTensor(cond);
+  if (!mask)
+    return failure();
+  auto keysType = cast<RankedTensorType>(mask->keys.getType());
+  if (keysType.getDimSize(0) != space.b || keysType.getDimSize(1) != space.sk)
+    return failure();
+  // The element read at logit (b, h, i, j): a map result is a logits axis
+  // or a broadcast 0.
+  SmallVector<int64_t> strides(type.getRank(), 1);
+  for (int64_t d = type.getRank() - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * type.getDimSize(d + 1);
+  auto offsetOf = [&](int64_t b, int64_t i, int64_t j) {
+    int64_t offset = 0;
+    for (auto [d, e] : llvm::enumerate(map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(e);
+      if (!dim || type.getDimSize(d) == 1)
+        continue;
+      unsigned pos = dim.getPosition();
+      int64_t at = pos == space.row ? i : pos == space.col ? j : b;
+      offset += at * strides[d];
+    }
+    return offset;
+  };
+  if (llvm::any_of(*dims, [&](unsigned d) {
+        return d != space.row && d != space.col && d != space.batch;
+      }))
+    return failure();
+  // Every element is false (a positional mask, the same in every sequence)
+  // or the key's own validity.
+  SmallVector<bool> masked(space.sq * space.sk);
+  for (int64_t b = 0; b < space.b; ++b)
+    for (int64_t i = 0; i < space.sq; ++i)
+      for (int64_t j = 0; j < space.sk; ++j) {
+        double x = mask->values[offsetOf(b, i, j)];
+        bool hidden = x == 0.0;
+        if (!hidden &&
+            x != KeyMaskedTensor::kKeyLiteral + double(b * space.sk + j))
+          return failure();
+        if (b == 0)
+          masked[i * space.sk + j] = hidden;
+        else if (masked[i * space.sk + j] != hidden)
+          return failure();
+      }
+  if (llvm::any_of(masked, [](bool m) { return m; }) &&
+      failed(classifyPositionalMask(
+          space, [&](int64_t i, int64_t j) { return masked[i * space.sk + j]; },
+          terms)))
+    return failure();
+  terms.keyMask = mask->keys;
+  terms.finiteKeyFill = std::isfinite(*fill);
+  return success();
+}
+
 /// True when `alibi` biases the logits as posenc.attention's alibi would,
 /// with query positions `i + Sk - Sq` (the causal mask's alignment) and key
 /// positions `j`, up to what softmax cancels. A key-linear bias reads no

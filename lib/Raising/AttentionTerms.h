@@ -32,6 +32,11 @@ struct Terms {
   /// `softcap * tanh(s / softcap)` of the scaled scores.
   std::optional<double> softcap;
   AlibiOp alibi;
+  /// HF's `attention_mask != 0` ([B, Sk] i1): keys hidden where false.
+  Value keyMask;
+  /// Whether the key mask fills with a finite logit (eager's dtype minimum;
+  /// SDPA's -inf): a row whose keys are all padding then averages V.
+  bool finiteKeyFill = false;
 
   bool hasMask() const { return causal || windowLeft || chunk; }
 };
@@ -42,6 +47,10 @@ struct Terms {
 struct LogitsSpace {
   unsigned head, row, col;
   int64_t hq, sq, sk;
+  /// The batch axis (`[B, H, Sq, Sk]` logits) and its extent; none in the
+  /// `[B*H, Sq, Sk]` space (B = 1 there).
+  std::optional<unsigned> batch;
+  int64_t b = 1;
 };
 
 /// Llama 4's attention temperature on the queries of a `[B, S, H, D]`
@@ -63,6 +72,13 @@ LogicalResult classifyMask(Value term, AffineMap map, const LogitsSpace &space,
 /// chunked), and a fill that masks.
 LogicalResult classifySelectMask(const Elementwise &select,
                                  const LogitsSpace &space, Terms &terms);
+
+/// HF's padding mask: `select(mask, 0, fill)` with `mask = positional and
+/// attention_mask[b, j] != 0` over `[B, 1, Sq, Sk]`, a positional part that
+/// classifyMask accepts (or none) and a fill that masks. Sets
+/// `terms.keyMask` to the `[B, Sk]` i1 validity.
+LogicalResult classifyKeyMask(Value term, AffineMap map,
+                              const LogitsSpace &space, Terms &terms);
 
 /// A posenc.alibi bias `[B?, H, Sq?, Sk]` read with heads on the head axis
 /// and keys on the key axis, from the attention's positions.

@@ -43,13 +43,19 @@ namespace {
 /// evaluateConstantTensor); memoized per value.
 class ConstantEvaluator {
 public:
-  explicit ConstantEvaluator(int64_t maxElements) : maxElements(maxElements) {}
+  explicit ConstantEvaluator(int64_t maxElements, bool symbolicKeys = false)
+      : maxElements(maxElements), symbolicKeys(symbolicKeys) {}
+
+  /// With symbolic keys: the [B, Sk] i1 tensor taken as the symbol.
+  Value keys;
 
   const SmallVector<double> *eval(Value v) {
     if (auto it = cache.find(v); it != cache.end())
       return it->second.get();
     cache[v] = nullptr; // cuts cycles and repeated failures
     std::optional<SmallVector<double>> result = compute(v);
+    if (!result)
+      result = symbolOf(v);
     if (!result)
       return nullptr;
     // Heap storage: the pointer stays valid while the cache grows.
@@ -60,6 +66,27 @@ public:
   }
 
 private:
+  static constexpr double kLiteral = KeyMaskedTensor::kKeyLiteral;
+
+  /// Whether `x` of type `t` is an element of the symbol (an i1 above 1).
+  static bool isLiteral(Type t, double x) {
+    return x >= kLiteral && getElementTypeOrSelf(t).isInteger(1);
+  }
+
+  /// `v` as the symbol: the first [B, Sk] i1 tensor that has no value.
+  std::optional<SmallVector<double>> symbolOf(Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!symbolicKeys || keys || !type || type.getRank() != 2 ||
+        !type.hasStaticShape() || !type.getElementType().isInteger(1) ||
+        type.getNumElements() > maxElements)
+      return std::nullopt;
+    keys = v;
+    SmallVector<double> values(type.getNumElements());
+    for (auto [k, x] : llvm::enumerate(values))
+      x = kLiteral + double(k);
+    return values;
+  }
+
   std::optional<SmallVector<double>> compute(Value v) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
     if (!type || !type.hasStaticShape())
@@ -104,6 +131,9 @@ private:
         scan.inclusive ? nullptr : eval(scan.accumulator);
     if (!in || (!scan.inclusive && !acc))
       return std::nullopt;
+    if (symbolicKeys && (containsLiteral(scan.input, *in) ||
+                         (acc && containsLiteral(scan.accumulator, *acc))))
+      return std::nullopt;
     ArrayRef<int64_t> shape = type.getShape();
     int64_t len = shape[scan.dimension], inner = 1;
     for (int64_t d = scan.dimension + 1; d < type.getRank(); ++d)
@@ -132,6 +162,11 @@ private:
       }
     }
     return out;
+  }
+
+  static bool containsLiteral(Value v, ArrayRef<double> values) {
+    return llvm::any_of(values,
+                        [&](double x) { return isLiteral(v.getType(), x); });
   }
 
   static std::optional<double> scalarConstant(Value v) {
@@ -186,6 +221,7 @@ private:
   struct Operand {
     int slot; // -1: the constant
     double constant;
+    bool boolean = false; // an i1 (may hold an element of the symbol)
   };
   struct Step {
     Operation *op;
@@ -315,7 +351,7 @@ private:
       slotOf[arg] = slotOf.size();
     auto operandOf = [&](Value v) -> std::optional<Operand> {
       if (auto it = slotOf.find(v); it != slotOf.end())
-        return Operand{int(it->second), 0.0};
+        return Operand{int(it->second), 0.0, v.getType().isInteger(1)};
       if (std::optional<double> c = scalarConstant(v))
         return Operand{-1, *c};
       return std::nullopt;
@@ -415,8 +451,12 @@ private:
           slots[step.result] = args[0];
           continue;
         }
-        std::optional<double> value =
-            step.table ? readTable(step, args) : apply(*step.op, args);
+        bool literal = false;
+        for (auto [o, x] : llvm::zip_equal(step.operands, args))
+          literal |= o.boolean && x >= kLiteral;
+        std::optional<double> value = literal ? applyToLiteral(*step.op, args)
+                                      : step.table ? readTable(step, args)
+                                                   : apply(*step.op, args);
         if (!value)
           return std::nullopt;
         slots[step.result] = *value;
@@ -430,6 +470,30 @@ private:
       }
     }
     return result;
+  }
+
+  /// `op` on operands of which some are elements of the symbol: only what is
+  /// exact whatever their values (false and x, true or x, x and x, a
+  /// select on a constant condition).
+  static std::optional<double> applyToLiteral(Operation &op,
+                                              ArrayRef<double> a) {
+    if (isa<arith::AndIOp>(op)) {
+      if (a[0] == 0.0 || a[1] == 0.0)
+        return 0.0;
+      if (a[0] == 1.0 || a[0] == a[1])
+        return a[1];
+      return a[1] == 1.0 ? std::optional(a[0]) : std::nullopt;
+    }
+    if (isa<arith::OrIOp>(op)) {
+      if (a[0] == 1.0 || a[1] == 1.0)
+        return 1.0;
+      if (a[0] == 0.0 || a[0] == a[1])
+        return a[1];
+      return a[1] == 0.0 ? std::optional(a[0]) : std::nullopt;
+    }
+    if (isa<arith::SelectOp>(op) && a[0] < kLiteral)
+      return a[0] != 0.0 ? a[1] : a[2];
+    return std::nullopt;
   }
 
   /// The element of an extract step's table at `indices`; nullopt out of
@@ -571,6 +635,7 @@ private:
   }
 
   int64_t maxElements;
+  bool symbolicKeys;
   DenseMap<Value, std::unique_ptr<SmallVector<double>>> cache;
 };
 } // namespace
@@ -580,4 +645,13 @@ raising::evaluateConstantTensor(Value v, int64_t maxElements) {
   ConstantEvaluator evaluator(maxElements);
   const SmallVector<double> *values = evaluator.eval(v);
   return values ? std::optional(*values) : std::nullopt;
+}
+
+std::optional<KeyMaskedTensor>
+raising::evaluateKeyMaskedTensor(Value v, int64_t maxElements) {
+  ConstantEvaluator evaluator(maxElements, /*symbolicKeys=*/true);
+  const SmallVector<double> *values = evaluator.eval(v);
+  if (!values || !evaluator.keys || v == evaluator.keys)
+    return std::nullopt;
+  return KeyMaskedTensor{evaluator.keys, *values};
 }

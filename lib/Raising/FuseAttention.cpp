@@ -77,6 +77,7 @@ struct FuseRotaryIntoAttention : CountingPattern<AttentionOp> {
       return rewriter.notifyMatchFailure(op, "Q and K rotated differently");
     // The attention's own positions must be the rotations' positions.
     Value qPositions, kPositions;
+    bool ropeOnly = false;
     std::optional<int64_t> qOffset = constantOffset(q);
     std::optional<int64_t> kOffset = constantOffset(k);
     if (!qOffset || !kOffset)
@@ -96,12 +97,15 @@ struct FuseRotaryIntoAttention : CountingPattern<AttentionOp> {
       if (*kOffset != 0 || *qOffset != expected)
         return rewriter.notifyMatchFailure(op, "offsets differ from alignment");
     } else if (q.getPositions() && k.getPositions() && *qOffset == 0 &&
-               *kOffset == 0 && !op.getCausal() && !op.getAlibi() &&
-               !op.getAlibiSlopes()) {
-      // Explicit positions also drive the mask and the bias; with neither
-      // they only feed RoPE.
+               *kOffset == 0) {
+      // Explicit positions would also drive the masks, ALiBi and the
+      // temperature, which read index positions here: then they are
+      // RoPE's only (HF's position_ids after left padding).
       qPositions = q.getPositions();
       kPositions = k.getPositions();
+      ropeOnly = op.getCausal() || op.getWindow() || op.getChunkSize() ||
+                 op.getQueryTemperature() || op.getAlibi() ||
+                 op.getAlibiSlopes();
     } else {
       return rewriter.notifyMatchFailure(op,
                                          "positions differ from the mask's");
@@ -117,6 +121,7 @@ struct FuseRotaryIntoAttention : CountingPattern<AttentionOp> {
       if (qPositions) {
         op.getQPositionsMutable().assign(qPositions);
         op.getKPositionsMutable().assign(kPositions);
+        op.setRopeOnlyPositions(ropeOnly);
       }
       op.setRopeAttr(rope);
     });

@@ -176,6 +176,24 @@ struct AttentionMatch {
   double scale = 1.0;
 };
 
+/// The key_mask operand for the key validity `valid` ([B, Sk] i1): `x` when
+/// `valid` is `x != 0` of an integer `x`, else `valid`.
+Value keyMaskOperand(Value valid) {
+  auto ne = matchElementwise<arith::CmpIOp>(valid);
+  if (!ne || !ne->isIdentityInput(0) ||
+      cast<arith::CmpIOp>(ne->body).getPredicate() != arith::CmpIPredicate::ne)
+    return valid;
+  APInt zero;
+  Value scalar = ne->getScalar(1);
+  Value x = ne->getInput(0)->get();
+  Type element = getElementTypeOrSelf(x.getType());
+  if (!scalar || !matchPattern(scalar, m_ConstantInt(&zero)) ||
+      !zero.isZero() || !element.isSignlessInteger() ||
+      !llvm::is_contained({8u, 32u, 64u}, element.getIntOrFloatBitWidth()))
+    return valid;
+  return x;
+}
+
 /// Builds the posenc.attention of `m` for `pv`, collapsed to its
 /// `[B*H, Sq, Dv]` result.
 Value buildAttention(PatternRewriter &rewriter, linalg::BatchMatmulOp pv,
@@ -217,8 +235,9 @@ Value buildAttention(PatternRewriter &rewriter, linalg::BatchMatmulOp pv,
   }
   auto attention = AttentionOp::create(
       rewriter, loc, resultType, q, k, vHeads, Value(), Value(), alibiSlopes,
-      Value(), Value(), m.sinks, /*key_lengths=*/Value(), scaleAttr,
-      m.terms.causal,
+      Value(), Value(), m.sinks, /*key_lengths=*/Value(),
+      m.terms.keyMask ? keyMaskOperand(m.terms.keyMask) : Value(), scaleAttr,
+      m.terms.causal, /*rope_only_positions=*/false,
       m.terms.windowLeft ? WindowAttr::get(rewriter.getContext(),
                                            *m.terms.windowLeft, std::nullopt)
                          : WindowAttr(),
@@ -235,12 +254,13 @@ Value buildAttention(PatternRewriter &rewriter, linalg::BatchMatmulOp pv,
 /// What posenc-raise-attention counts (its print-stats line).
 struct RaiseAttentionStats {
   int64_t raised = 0, causal = 0, gqa = 0, windows = 0, chunks = 0,
-          softcaps = 0, temperatures = 0, scans = 0;
+          softcaps = 0, temperatures = 0, keyMasks = 0, scans = 0;
 };
 
 struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
-  RaiseAttentionChain(MLIRContext *ctx, RaiseAttentionStats &stats)
-      : OpRewritePattern(ctx), stats(stats) {}
+  RaiseAttentionChain(MLIRContext *ctx, RaiseAttentionStats &stats,
+                      bool zeroPaddingRows)
+      : OpRewritePattern(ctx), stats(stats), zeroPaddingRows(zeroPaddingRows) {}
 
   LogicalResult matchAndRewrite(linalg::BatchMatmulOp pv,
                                 PatternRewriter &rewriter) const override {
@@ -255,6 +275,7 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     stats.chunks += m->terms.chunk.has_value();
     stats.softcaps += m->terms.softcap.has_value();
     stats.temperatures += m->temperature.has_value();
+    stats.keyMasks += static_cast<bool>(m->terms.keyMask);
     return success();
   }
 
@@ -286,11 +307,19 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
                           3,
                           logitsType.getDimSize(1),
                           logitsType.getDimSize(2),
-                          logitsType.getDimSize(3)};
+                          logitsType.getDimSize(3),
+                          /*batch=*/0u,
+                          logitsType.getDimSize(0)};
     FailureOr<linalg::BatchMatmulOp> qk =
         peelTerms(pv, logits, logitsType.getDimSize(0), m, rewriter);
     if (failed(qk) || failed(matchQueryAndKey(pv, *qk, m, rewriter)))
       return failure();
+    // A row whose keys are all padding: 0 under SDPA's guard and in
+    // posenc.attention; eager's finite fill averages V, -inf gives NaN.
+    if (m.terms.keyMask && !guardedLogits && !zeroPaddingRows)
+      return rewriter.notifyMatchFailure(
+          pv, "a padding mask without SDPA's masked-row guard (see "
+              "zero-padding-rows)");
     if (m.sinks &&
         cast<RankedTensorType>(m.sinks.getType()).getDimSize(0) != m.space.hq)
       return rewriter.notifyMatchFailure(pv, "one sink per query head");
@@ -315,7 +344,8 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
           return rewriter.notifyMatchFailure(pv, "scores not [B*H] batched");
         x = expand.getSrc();
         merged = true;
-        space = LogitsSpace{0, 1, 2, space.hq, space.sq, space.sk};
+        space = LogitsSpace{
+            0, 1, 2, space.hq, space.sq, space.sk, /*batch=*/std::nullopt, 1};
       }
       if (merged) {
         if (linalg::BatchMatmulOp qk = matchPlainBatchMatmul(x))
@@ -369,6 +399,7 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
       Value term = add.getInput(t)->get();
       AffineMap map = add.getMap(t);
       if (succeeded(classifyMask(term, map, space, terms)) ||
+          succeeded(classifyKeyMask(term, map, space, terms)) ||
           (scale == 1.0 && succeeded(classifyAlibi(term, map, space, terms))))
         return add.getInput(1 - t)->get();
     }
@@ -420,6 +451,7 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
   }
 
   RaiseAttentionStats &stats;
+  bool zeroPaddingRows;
 };
 
 struct PosEncRaiseAttentionPass
@@ -429,7 +461,7 @@ struct PosEncRaiseAttentionPass
   void runOnOperation() override {
     RaiseAttentionStats stats;
     RewritePatternSet patterns(&getContext());
-    patterns.add<RaiseAttentionChain>(&getContext(), stats);
+    patterns.add<RaiseAttentionChain>(&getContext(), stats, zeroPaddingRows);
     // Masks built with a cumsum (HF's chunked mask counting left padding)
     // leave the scan dead once raised.
     populateDeadMaskPatterns(patterns, stats.scans);
@@ -442,7 +474,8 @@ struct PosEncRaiseAttentionPass
              {"raised-chunk-masks", stats.chunks},
              {"raised-softcaps", stats.softcaps},
              {"raised-query-temperatures", stats.temperatures},
-             {"erased-scans", stats.scans}})))
+             {"erased-scans", stats.scans},
+             {"raised-key-masks", stats.keyMasks}})))
       signalPassFailure();
   }
 };

@@ -369,10 +369,20 @@ void DotKernel::emitScores(LoopState &state) {
         arith::AddIOp::create(b, loc, splat(toI64(b, loc, key0)),
                               laneIndices()),
         splat(toI64(b, loc, add(lastRow, index(1)))));
+  if (tile.keyMask) {
+    Type element =
+        cast<RankedTensorType>(tile.keyMask.getType()).getElementType();
+    Value entries = vector::TransferReadOp::create(
+        b, loc, VectorType::get({lanes}, element), tile.keyMask,
+        ValueRange{key0},
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(element)),
+        ArrayRef<bool>{exact});
+    missing = orMasks(b, loc, missing, emitKeyMaskHides(b, loc, entries));
+  }
 
   // Per row (an scf.for, for the same reason): the transposing reduction of
-  // the group's partials, then the logits (scale, ALiBi, causal and
-  // tile-end masks).
+  // the group's partials, then the logits (scale, ALiBi, causal, tile-end
+  // and key_mask masks).
   auto rowLoop = scf::ForOp::create(b, loc, zero, index(rows), index(1),
                                     ValueRange{state.scores});
   OpBuilder::InsertionGuard guard(b);

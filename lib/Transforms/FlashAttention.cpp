@@ -190,7 +190,7 @@ Problem buildProblem(OpBuilder &b, Location loc, AttentionOp op,
   p.keys = getSizes(b, loc, p.k)[2];
   p.queriesV = getValueOrCreateConstantIndexOp(b, loc, p.queries);
   p.keysV = getValueOrCreateConstantIndexOp(b, loc, p.keys);
-  if (!op.getQPositions())
+  if (!op.getLogitQPositions())
     p.qShift = emitQueryShift(b, loc, op.getAlignment(), p.queries, p.keys);
   p.keyBase = indexConst(b, loc, 0);
   p.keyEnd = p.keysV;
@@ -258,8 +258,8 @@ QueryBlock buildQueryBlock(OpBuilder &b, Location loc, const Problem &p,
   block.q = emitWidened(b, loc, qRows);
   if (schedule.bf16Dot)
     block.qNarrow = qRows;
-  if (qPositionsAll)
-    block.positions = slicePositions(b, loc, qPositionsAll, block.batch,
+  if (Value logitPositions = op.getLogitQPositions())
+    block.positions = slicePositions(b, loc, logitPositions, block.batch,
                                      block.start, block.rows);
   if (p.slopes)
     block.slopes = sliceBlockHeads(b, loc, p, p.slopes, qHead0);

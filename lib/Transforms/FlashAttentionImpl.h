@@ -74,11 +74,11 @@ struct SoftmaxState {
 
 /// What one step of a key loop reads: keys [start, start + rows) of the
 /// block's kv head, as [1, 1, rows, D] keys (rotated when RoPE is applied in
-/// the kernel) and [1, 1, rows, Dv] values, and their [rows] positions (null:
-/// `index + start`).
+/// the kernel) and [1, 1, rows, Dv] values, their [rows] positions (null:
+/// `index + start`) and [rows] key_mask entries (null: no key_mask).
 struct KeyTile {
   OpFoldResult rows;
-  Value keys, values, positions;
+  Value keys, values, positions, keyMask;
 };
 
 /// The key tile of a key loop step from `start`; keys are read from `keys`

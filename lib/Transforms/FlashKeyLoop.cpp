@@ -150,17 +150,20 @@ Value emitTileScores(OpBuilder &b, Location loc, Value q, Value kt,
 }
 
 /// The logits of a tile: `scores * scale + alibi`, -inf where the positional
-/// masks hide a key and at tile rows from `validKeys` on (a tail tile padded
-/// to the full tile; null: every row is a key) (loops g, i, n).
+/// masks or the tile's key_mask entries hide a key and at tile rows from
+/// `validKeys` on (a tail tile padded to the full tile; null: every row is a
+/// key) (loops g, i, n).
 Value emitTileLogits(OpBuilder &b, Location loc, const Problem &p,
-                     const QueryBlock &block, Value scores, Value kPositions,
+                     const QueryBlock &block, Value scores, const KeyTile &tile,
                      Value kOffset, Value validKeys) {
+  Value kPositions = tile.positions;
   MLIRContext *ctx = b.getContext();
   GenericInputs inputs;
   inputs.add(scores, b.getMultiDimIdentityMap(3));
   int slopeArg = inputs.add(block.slopes, mapOf(ctx, 3, {0}));
   int qArg = inputs.add(block.positions, mapOf(ctx, 3, {1}));
   int kArg = inputs.add(kPositions, mapOf(ctx, 3, {2}));
+  int maskArg = inputs.add(tile.keyMask, mapOf(ctx, 3, {2}));
   Value qOffset = block.positions ? Value() : toI64(b, loc, block.qOffset);
   Value kOffset64 = kPositions ? Value() : toI64(b, loc, kOffset);
   LogitRule rule = LogitRule::get(p.op);
@@ -175,6 +178,9 @@ Value emitTileLogits(OpBuilder &b, Location loc, const Problem &p,
       outside = arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge,
                                       linalg::IndexOp::create(nb, nloc, 2),
                                       validKeys);
+    if (maskArg >= 0)
+      outside =
+          orMasks(nb, nloc, outside, emitKeyMaskHides(nb, nloc, args[maskArg]));
     Value logit =
         emitAttentionLogit(nb, nloc, rule, args[0],
                            getArgOrNull(args, slopeArg), qPos, kPos, outside);
@@ -310,9 +316,11 @@ KeyTile flash::sliceKeyTile(OpBuilder &b, Location loc, const Problem &p,
   }
   tile.values =
       sliceHeads(b, loc, p.v, block.batch, block.head, 1, start, tile.rows);
-  if (kPositionsAll)
+  if (Value logitPositions = p.op.getLogitKPositions())
     tile.positions =
-        slicePositions(b, loc, kPositionsAll, block.batch, start, tile.rows);
+        slicePositions(b, loc, logitPositions, block.batch, start, tile.rows);
+  if (Value mask = p.op.getKeyMask())
+    tile.keyMask = slicePositions(b, loc, mask, block.batch, start, tile.rows);
   return tile;
 }
 
@@ -359,6 +367,7 @@ static KeyTile padKeyTile(OpBuilder &b, Location loc, const KeyTile &tile,
   padded.keys = pad(tile.keys);
   padded.values = pad(tile.values);
   padded.positions = pad(tile.positions);
+  padded.keyMask = pad(tile.keyMask); // zeros: the padding keys are masked
   return padded;
 }
 
@@ -431,8 +440,8 @@ SoftmaxState flash::emitKeyLoop(OpBuilder &b, Location loc, const Problem &p,
           Value scores = emitTileScores(
               nb, nloc, block.q, emitPackedKeys(nb, nloc, square(tile.keys)),
               {nb.getIndexAttr(p.group), block.rows, tile.rows});
-          Value logits = emitTileLogits(nb, nloc, p, block, scores,
-                                        tile.positions, start, validKeys);
+          Value logits = emitTileLogits(nb, nloc, p, block, scores, tile, start,
+                                        validKeys);
           SoftmaxState next = emitSoftmaxStep(
               nb, nloc, logits, square(tile.values),
               SoftmaxState{iterArgs[0], iterArgs[1], iterArgs[2]}, lanes);

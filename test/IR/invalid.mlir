@@ -684,7 +684,7 @@ func.func @attention_scale(%q: tensor<1x8x16x64xf32>) {
 
 func.func @attention_rope_without_freqs(%q: tensor<1x8x16x64xf32>) {
   // expected-error @+1 {{rope configuration needs an inv_freq operand}}
-  %0 = "posenc.attention"(%q, %q, %q) <{rope = #posenc.rope<layout = half_split, rotary_dim = 64>, alibi_form = #posenc<alibi_form symmetric>, alignment = #posenc<alignment bottom_right>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>}> : (tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>) -> tensor<1x8x16x64xf32>
+  %0 = "posenc.attention"(%q, %q, %q) <{rope = #posenc.rope<layout = half_split, rotary_dim = 64>, alibi_form = #posenc<alibi_form symmetric>, alignment = #posenc<alignment bottom_right>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0>}> : (tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>) -> tensor<1x8x16x64xf32>
   return
 }
 
@@ -692,7 +692,7 @@ func.func @attention_rope_without_freqs(%q: tensor<1x8x16x64xf32>) {
 
 func.func @attention_freqs_without_rope(%q: tensor<1x8x16x64xf32>, %f: tensor<32xf32>) {
   // expected-error @+1 {{inv_freq and attention_factor need a rope configuration}}
-  %0 = "posenc.attention"(%q, %q, %q, %f) <{alibi_form = #posenc<alibi_form symmetric>, alignment = #posenc<alignment bottom_right>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0>}> : (tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<32xf32>) -> tensor<1x8x16x64xf32>
+  %0 = "posenc.attention"(%q, %q, %q, %f) <{alibi_form = #posenc<alibi_form symmetric>, alignment = #posenc<alignment bottom_right>, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0>}> : (tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<32xf32>) -> tensor<1x8x16x64xf32>
   return
 }
 
@@ -732,7 +732,7 @@ func.func @attention_alibi_slopes(%q: tensor<1x8x16x64xf32>, %s: tensor<4xf32>) 
 
 func.func @attention_alibi_two_sources(%q: tensor<1x8x16x64xf32>, %s: tensor<8xf32>) {
   // expected-error @+1 {{needs exactly one slope source}}
-  %0 = "posenc.attention"(%q, %q, %q, %s) <{alibi = #posenc.alibi_slopes<num_heads = 8>, alibi_form = #posenc<alibi_form symmetric>, alignment = #posenc<alignment bottom_right>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 0, 0, 0, 0>}> : (tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<8xf32>) -> tensor<1x8x16x64xf32>
+  %0 = "posenc.attention"(%q, %q, %q, %s) <{alibi = #posenc.alibi_slopes<num_heads = 8>, alibi_form = #posenc<alibi_form symmetric>, alignment = #posenc<alignment bottom_right>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0>}> : (tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<8xf32>) -> tensor<1x8x16x64xf32>
   return
 }
 
@@ -823,6 +823,48 @@ func.func @attention_key_lengths_batch(%q: tensor<2x8x16x64xf32>, %l: tensor<3xi
 func.func @attention_key_lengths_type(%q: tensor<2x8x16x64xf32>, %l: tensor<2xi1>) {
   // expected-error @+1 {{'posenc.attention' op operand #3 must be 1D tensor of 32-bit signless integer or 64-bit signless integer or index values, but got 'tensor<2xi1>'}}
   %0 = posenc.attention %q, %q, %q key_lengths(%l : tensor<2xi1>) : tensor<2x8x16x64xf32>, tensor<2x8x16x64xf32>, tensor<2x8x16x64xf32> -> tensor<2x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_key_mask_batch(%q: tensor<2x8x16x64xf32>, %m: tensor<3x16xi64>) {
+  // expected-error @+1 {{'posenc.attention' op key_mask must be [batch, keys] ([2, 16]), got 'tensor<3x16xi64>'}}
+  %0 = posenc.attention %q, %q, %q key_mask(%m : tensor<3x16xi64>) : tensor<2x8x16x64xf32>, tensor<2x8x16x64xf32>, tensor<2x8x16x64xf32> -> tensor<2x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_key_mask_keys(%q: tensor<2x8x16x64xf32>, %k: tensor<2x8x?x64xf32>, %m: tensor<2x15xi1>) {
+  // A dynamic key extent is checked at run time; a static one here.
+  %0 = posenc.attention %q, %k, %k key_mask(%m : tensor<2x15xi1>) : tensor<2x8x16x64xf32>, tensor<2x8x?x64xf32>, tensor<2x8x?x64xf32> -> tensor<2x8x16x64xf32>
+  // expected-error @+1 {{'posenc.attention' op key_mask must be [batch, keys] ([2, 16]), got 'tensor<2x15xi1>'}}
+  %1 = posenc.attention %q, %q, %q key_mask(%m : tensor<2x15xi1>) : tensor<2x8x16x64xf32>, tensor<2x8x16x64xf32>, tensor<2x8x16x64xf32> -> tensor<2x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_key_mask_type(%q: tensor<2x8x16x64xf32>, %m: tensor<2x16xf32>) {
+  // expected-error @+1 {{'posenc.attention' op operand #3 must be 2D tensor of 1-bit signless integer or 8-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<2x16xf32>'}}
+  %0 = posenc.attention %q, %q, %q key_mask(%m : tensor<2x16xf32>) : tensor<2x8x16x64xf32>, tensor<2x8x16x64xf32>, tensor<2x8x16x64xf32> -> tensor<2x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_rope_only_positions_no_rope(%q: tensor<1x8x16x64xf32>, %p: tensor<16xi64>) {
+  // expected-error @+1 {{'posenc.attention' op rope_only_positions needs rope and q_positions or k_positions}}
+  %0 = posenc.attention %q, %q, %q causal q_positions(%p : tensor<16xi64>) rope_only_positions : tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32> -> tensor<1x8x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @attention_rope_only_positions_none(%q: tensor<1x8x16x64xf32>, %inv: tensor<32xf32>) {
+  // expected-error @+1 {{'posenc.attention' op rope_only_positions needs rope and q_positions or k_positions}}
+  %0 = posenc.attention %q, %q, %q causal rope(<layout = half_split, rotary_dim = 64>, %inv : tensor<32xf32>) rope_only_positions : tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32>, tensor<1x8x16x64xf32> -> tensor<1x8x16x64xf32>
   return
 }
 

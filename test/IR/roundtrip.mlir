@@ -135,5 +135,12 @@ func.func @attention(%q: tensor<1x32x?x128xf32>, %k: tensor<1x8x?x128xf32>,
   // CHECK: posenc.attention %{{.*}}, %{{.*}}, %{{.*}} causal key_lengths(%{{.*}} : tensor<1xi32>) :
   %lens = arith.constant dense<[5]> : tensor<1xi32>
   %10 = posenc.attention %q, %k, %v key_lengths(%lens : tensor<1xi32>) causal : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
+  // HF's attention_mask as a key mask, and positions that drive RoPE alone.
+  // CHECK: posenc.attention %{{.*}}, %{{.*}}, %{{.*}} causal rope(<layout = half_split, rotary_dim = 128>, %{{.*}} : tensor<64xf32>) q_positions(%{{.*}} : tensor<1x?xi64>) k_positions(%{{.*}} : tensor<1x?xi64>) rope_only_positions key_mask(%{{.*}} : tensor<1x?xi64>) :
+  %c2 = arith.constant 2 : index
+  %n = tensor.dim %k, %c2 : tensor<1x8x?x128xf32>
+  %mask = tensor.empty(%n) : tensor<1x?xi64>
+  %pos = tensor.empty(%n) : tensor<1x?xi64>
+  %11 = posenc.attention %q, %k, %v key_mask(%mask : tensor<1x?xi64>) rope_only_positions causal rope(<layout = half_split, rotary_dim = 128>, %inv : tensor<64xf32>) q_positions(%pos : tensor<1x?xi64>) k_positions(%pos : tensor<1x?xi64>) : tensor<1x32x?x128xf32>, tensor<1x8x?x128xf32>, tensor<1x8x?x128xf32> -> tensor<1x32x?x128xf32>
   return
 }

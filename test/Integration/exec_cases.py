@@ -450,6 +450,7 @@ def group_attention(run, rng):
     attention_pair(run, rng)
     attention_local(run, rng)
     attention_key_lengths(run, rng)
+    attention_key_mask(run, rng)
 
 
 def local_inputs(rng, B, Hq, Hkv, Sq, Sk, D):
@@ -491,7 +492,20 @@ def attention_key_lengths(run, rng):
                 args.append(f"%len: {lt}")
                 inputs.append(np.asarray(lengths, np.int32 if elem == "i32" else np.int64))
             text += f" key_lengths(%len : {lt})"
-            if extra:
+            if extra == "rope_only_positions":
+                # HF after left padding: RoPE at position_ids (gaps), masks
+                # by index.
+                inv64, rope_pre, rope_text = rope_clause(D)
+                kpos = np.cumsum(rng.integers(1, 3, size=(B, Sk)), axis=1) - 1
+                qpos = np.ascontiguousarray(kpos[:, Sk - Sq:])
+                args += [f"%qp: {tensor((B, Sq), 'i64')}", f"%kp: {tensor((B, Sk), 'i64')}"]
+                inputs += [qpos, kpos]
+                pre += rope_pre
+                text += (rope_text + f" q_positions(%qp : {tensor((B, Sq), 'i64')})"
+                         f" k_positions(%kp : {tensor((B, Sk), 'i64')}) rope_only_positions")
+                ref_kw.update(inv_freq=inv64, rotary_dim=D, q_positions=qpos, k_positions=kpos,
+                              rope_only_positions=True)
+            elif extra:
                 inv64, rope_pre, rope_text = rope_clause(D)
                 pre += rope_pre
                 sinks = (math.log(Sk) + rng.uniform(-2, 2, Hq)).astype(np.float32)
@@ -506,6 +520,80 @@ def attention_key_lengths(run, rng):
                                    key_lengths=lengths, **ref_kw)
             err = np.abs(got - expect)
             check(f"attention key_lengths={lengths} ({elem}) B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} "
+                  f"Sk={Sk} D={D} {clauses} {extra} {opts or ''}", bool(np.all(err <= 2e-5)),
+                  f"max err {err.max():.3g}")
+
+
+def attention_key_mask(run, rng):
+    """Issue 24's key_mask (HF's attention_mask, [B, Sk], 0 = padding):
+    left padding under a causal mask (the padding queries' rows are fully
+    masked and give 0), random holes in a prefill whose key tiles divide Sk
+    and in one that ends in a partial tile, a split decode with one sequence
+    fully masked, the dot-product decode loop; i1, i8, i32 and i64 masks,
+    with RoPE, a window, sinks and key_lengths, and with RoPE at positions
+    with gaps that mask nothing (rope_only_positions); against the fp64
+    reference (tolerance 2e-5)."""
+    cases = [
+        # (B, Hq, Hkv, Sq, Sk, D, mask kind, elem, clauses, keywords, pipeline)
+        (2, 8, 2, 16, 16, 32, "left", "i64", "causal", dict(causal=True), None),
+        (2, 4, 2, 64, 64, 16, "holes", "i32", "", {}, "attention-key-tile=16"),
+        (2, 4, 1, 50, 75, 32, "holes", "i8", "causal", dict(causal=True),
+         "attention-key-tile=16"),
+        (3, 8, 2, 1, 1500, 32, "decode", "i1", "causal", dict(causal=True), None),
+        (2, 8, 2, 1, 1500, 64, "left", "i64", "causal window(<left = 511>)",
+         dict(causal=True, window=(511, None)), None),
+        (2, 4, 1, 2, 40, 32, "holes", "i1", "causal", dict(causal=True),
+         "attention-vector-width=8"),
+    ]
+    np_types = {"i1": np.bool_, "i8": np.int8, "i32": np.int32, "i64": np.int64}
+    for B, Hq, Hkv, Sq, Sk, D, kind, elem, clauses, kw, opts in cases:
+        for extra in ("", "rope sinks lengths", "rope_only_positions"):
+            q, k, v, types, args = local_inputs(rng, B, Hq, Hkv, Sq, Sk, D)
+            mask = np.ones((B, Sk), np.int64)
+            if kind == "left":    # HF's left padding: row b starts late
+                for b in range(1, B):
+                    mask[b, :int(rng.integers(1, Sk // 2))] = 0
+            else:                 # any key may be padding
+                mask = (rng.uniform(size=(B, Sk)) < 0.7).astype(np.int64)
+            if kind == "decode":  # a sequence with no valid key
+                mask[-1] = 0
+            if elem != "i1":      # any nonzero value is a valid key
+                mask *= rng.integers(1, 100, size=mask.shape)
+            mask = mask.astype(np_types[elem])
+            mt = tensor((B, Sk), elem)
+            args.append(f"%m: {mt}")
+            inputs, pre, text, ref_kw = [q, k, v, mask], "", clauses, dict(kw)
+            text += f" key_mask(%m : {mt})"
+            ref_kw.update(key_mask=mask)
+            if extra == "rope_only_positions":
+                # HF after left padding: RoPE at position_ids (gaps), masks
+                # by index.
+                inv64, rope_pre, rope_text = rope_clause(D)
+                kpos = np.cumsum(rng.integers(1, 3, size=(B, Sk)), axis=1) - 1
+                qpos = np.ascontiguousarray(kpos[:, Sk - Sq:])
+                args += [f"%qp: {tensor((B, Sq), 'i64')}", f"%kp: {tensor((B, Sk), 'i64')}"]
+                inputs += [qpos, kpos]
+                pre += rope_pre
+                text += (rope_text + f" q_positions(%qp : {tensor((B, Sq), 'i64')})"
+                         f" k_positions(%kp : {tensor((B, Sk), 'i64')}) rope_only_positions")
+                ref_kw.update(inv_freq=inv64, rotary_dim=D, q_positions=qpos, k_positions=kpos,
+                              rope_only_positions=True)
+            elif extra:
+                inv64, rope_pre, rope_text = rope_clause(D)
+                pre += rope_pre
+                sinks = (math.log(Sk) + rng.uniform(-2, 2, Hq)).astype(np.float32)
+                lengths = rng.integers(Sk // 2, Sk + 2, size=B).astype(np.int32)
+                args += [f"%s: {tensor(sinks.shape, 'f32')}", f"%len: {tensor((B,), 'i32')}"]
+                inputs += [sinks, lengths]
+                text += (rope_text + f" sinks(%s : {tensor(sinks.shape, 'f32')})"
+                         f" key_lengths(%len : {tensor((B,), 'i32')})")
+                ref_kw.update(inv_freq=inv64, rotary_dim=D, sinks=sinks, key_lengths=lengths)
+            pipeline = f"posenc-cpu-pipeline{{{opts}}}" if opts else None
+            (got,) = run(attention_module(args, pre, " " + text, types), inputs,
+                         pipeline=pipeline)
+            expect = ref.attention(*(x.astype(np.float64) for x in (q, k, v)), **ref_kw)
+            err = np.abs(got - expect)
+            check(f"attention key_mask={kind} ({elem}) B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} "
                   f"Sk={Sk} D={D} {clauses} {extra} {opts or ''}", bool(np.all(err <= 2e-5)),
                   f"max err {err.max():.3g}")
 
@@ -710,7 +798,7 @@ def group_attention_gpu(run, rng):
     groups (3, 5, 7), Sq != Sk both ways, more keys than one key tile,
     decode at an offset (explicit query positions), dynamic lengths, YaRN
     with a partial interleaved rotary (attention factor), ALiBi, sinks,
-    key_lengths, bf16 and f16. Tolerances as attention-sinks'."""
+    key_lengths, key_mask, bf16 and f16. Tolerances as attention-sinks'."""
     U = 2.0 ** -24
     cases = [
         # (B, Hq, Hkv, Sq, Sk, D, Dv, causal, elem, extra)
@@ -729,6 +817,9 @@ def group_attention_gpu(run, rng):
         # key_lengths: a length inside a key tile, one past Sk, one of 0.
         (3, 8, 2, 20, 70, 32, 32, True, "f16", "rope lengths"),
         (2, 8, 4, 6, 90, 64, 64, False, "f32", "sinks lengths"),
+        # key_mask: left padding (fully masked rows) and holes; i64 and i1.
+        (2, 8, 2, 20, 20, 32, 32, True, "f16", "rope keymask"),
+        (2, 4, 2, 9, 70, 64, 64, False, "f32", "sinks keymask"),
     ]
     for B, Hq, Hkv, Sq, Sk, D, Dv, causal, elem, extra in cases:
         q_in, q = as_input(rng.uniform(-1, 1, (B, Hq, Sq, D)), elem)
@@ -787,6 +878,18 @@ def group_attention_gpu(run, rng):
             inputs.append(lengths)
             clauses += f" key_lengths(%len : tensor<{B}xi32>)"
             kw.update(key_lengths=lengths)
+        if "keymask" in extra:
+            mask = np.ones((B, Sk), np.int64)
+            if causal:  # left padding
+                mask[1, :7] = 0
+                mt, kmask = f"tensor<{B}x{Sk}xi64>", mask
+            else:       # holes
+                mask = rng.uniform(size=(B, Sk)) < 0.6
+                mt, kmask = f"tensor<{B}x{Sk}xi1>", mask
+            args.append(f"%m: {mt}")
+            inputs.append(kmask)
+            clauses += f" key_mask(%m : {mt})"
+            kw.update(key_mask=kmask)
         module = (f"func.func @att({', '.join(args)}) -> {to} {{\n{pre}{cast_in}"
                   f"  %o = posenc.attention {operands}{clauses} : {', '.join(types[:3])}"
                   f" -> {types[3]}\n{cast_out}  return {ret} : {to}\n}}\n")

@@ -54,7 +54,7 @@
 // DEFAULT-NEXT: posenc-raise-alibi{print-stats=false},
 // DEFAULT-NEXT: posenc-raise-absolute{print-stats=false},
 // DEFAULT-NEXT: cse,
-// DEFAULT-NEXT: posenc-raise-attention{print-stats=false},
+// DEFAULT-NEXT: posenc-raise-attention{print-stats=false zero-padding-rows=false},
 // DEFAULT-NEXT: posenc-fuse-attention{print-stats=false},
 // DEFAULT-NEXT: canonicalize{
 // DEFAULT-NEXT: cse
@@ -69,7 +69,7 @@
 // ANY-NEXT: posenc-raise-alibi{print-stats=false},
 // ANY-NEXT: posenc-raise-absolute{print-stats=false},
 // ANY-NEXT: cse,
-// ANY-NEXT: posenc-raise-attention{print-stats=false},
+// ANY-NEXT: posenc-raise-attention{print-stats=false zero-padding-rows=false},
 // ANY-NEXT: canonicalize{
 // ANY-NEXT: cse
 // ANY-NEXT: )

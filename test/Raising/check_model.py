@@ -2,7 +2,8 @@
 """Run an exported model through posenc-run and compare with torch's output.
 
     check_model.py MODEL_DIR POSENC_RUN [--rtol 1e-5] [--tol ABS] [--flags "--threads=1 ..."]
-                   [--pre-pipeline PASSES] [--mlir FILE] [-- EXTRA POSENC-RUN FLAGS...]
+                   [--pre-pipeline PASSES] [--mlir FILE] [--skip-padding-rows]
+                   [-- EXTRA POSENC-RUN FLAGS...]
 
 MODEL_DIR holds model.mlir, arg0.npy .. argN-1.npy and out0.npy (written by
 scripts/export_hf_attention.py). Runs
@@ -14,7 +15,12 @@ and checks max |TMP/out0.npy - out0.npy| <= rtol * max |out0.npy| (default
 rtol 1e-5: f32, and posenc-run's default pipeline uses polynomial sin/cos/exp;
 the models' outputs are O(1) and their attention far from uniform, so a wrong
 mask, row or position moves them by far more), or <= --tol (absolute) when
-given. Prints one line "<name>: ok max_abs_err=..." or "FAIL ...".
+given. With --skip-padding-rows the output rows [b, s] of padding tokens
+(arg1.npy, the attention_mask, is 0 there) are left out of the comparison
+(and counted in the line printed): a padding query sees no key, and eager
+PyTorch averages V there where posenc.attention gives 0 (posenc-raise-
+attention's zero-padding-rows); every other row must match. Prints one
+line "<name>: ok max_abs_err=..." or "FAIL ...".
 Exit status: 0 match, 1 mismatch (or shape/dtype mismatch), 2 posenc-run
 failed (its last stderr lines are printed), 3 bad usage / missing files.
 """
@@ -50,6 +56,9 @@ def main() -> int:
     ap.add_argument("--mlir", default="",
                     help="run this file instead of MODEL_DIR/model.mlir (e.g. the "
                     "model raised by posenc-opt), with MODEL_DIR's inputs and output")
+    ap.add_argument("--skip-padding-rows", action="store_true",
+                    help="compare only the rows of tokens whose attention_mask (arg1.npy) "
+                    "is not 0")
     ap.add_argument("--timeout", type=float, default=300.0)
     opts = ap.parse_args(argv)
     extra = shlex.split(opts.flags) + extra
@@ -102,13 +111,25 @@ def main() -> int:
     if got.shape != ref.shape or got.dtype != ref.dtype:
         print(f"{name}: FAIL output {got.dtype}{list(got.shape)} != expected {ref.dtype}{list(ref.shape)}")
         return 1
-    err = float(np.max(np.abs(got.astype(np.float64) - ref.astype(np.float64))))
+    diff = np.abs(got.astype(np.float64) - ref.astype(np.float64))
+    skipped = ""
+    if opts.skip_padding_rows:
+        mask = np.load(os.path.join(d, "arg1.npy"))
+        if got.ndim < 2 or mask.shape != got.shape[:2]:
+            print(f"{name}: FAIL attention_mask {list(mask.shape)} does not index the "
+                  f"output's rows {list(got.shape)}")
+            return 3
+        keep = mask != 0
+        diff = diff[keep]
+        got, ref = got[keep], ref[keep]
+        skipped = f" skipped_padding_rows={int((~keep).sum())}"
+    err = float(np.max(diff))
     nonfinite = not np.all(np.isfinite(got))
     scale = float(np.max(np.abs(ref)))
     tol = opts.tol if opts.tol is not None else opts.rtol * scale
     ok = err <= tol and not nonfinite
     print(f"{name}: {'ok' if ok else 'FAIL'} max_abs_err={err:.3g} tol={tol:.3g} "
-          f"max_abs_ref={scale:.3g} rel_err={err / max(scale, 1e-30):.3g}"
+          f"max_abs_ref={scale:.3g} rel_err={err / max(scale, 1e-30):.3g}{skipped}"
           + (" (non-finite output)" if nonfinite else ""))
     return 0 if ok else 1
 

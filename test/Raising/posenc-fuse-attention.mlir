@@ -16,6 +16,8 @@
 // STATS-NEXT: posenc-fuse-attention: 0 fused-rotary
 // STATS-NEXT: posenc-fuse-attention: 0 fused-rotary
 // STATS-NEXT: posenc-fuse-attention: 1 fused-rotary
+// STATS-NEXT: posenc-fuse-attention: 1 fused-rotary
+// STATS-NEXT: posenc-fuse-attention: 1 fused-rotary
 // STATS-NEXT: posenc-fuse-attention: 0 fused-rotary
 // STATS-NEXT: posenc-fuse-attention: 0 fused-rotary
 // STATS-NOT: posenc-fuse-attention
@@ -187,16 +189,47 @@ func.func @fuse_explicit_positions(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf
 
 // -----
 
-// Near miss of @fuse_explicit_positions: causal. As q/k positions they would
-// also move the causal mask off the token indices it was built from. Not
-// fused.
+// @fuse_explicit_positions with a causal mask (and ALiBi below): as plain
+// q/k positions they would also move the mask off the token indices it was
+// built from, so they become RoPE's alone (rope_only_positions; HF's
+// position_ids after left padding).
 // CHECK-LABEL: func.func @explicit_positions_causal(
-// CHECK: %[[QR:.+]] = posenc.rotary %{{[^ ]+}} half_split dim 8 {{.+}} positions(
-// CHECK: %[[KR:.+]] = posenc.rotary %{{[^ ]+}} half_split dim 8 {{.+}} positions(
-// CHECK: posenc.attention %[[QR]], %[[KR]], %{{[^ ]+}} causal : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<1x2x4x8xf32>, %[[K:[^:]+]]: tensor<1x2x4x8xf32>, %[[V:[^:]+]]: tensor<1x2x4x8xf32>, %[[POS:[^:]+]]: tensor<4xi64>
+// CHECK-NOT: posenc.rotary
+// CHECK: posenc.attention %[[Q]], %[[K]], %[[V]] causal rope(<layout = half_split, rotary_dim = 8>, %{{.+}} : tensor<4xf32>) q_positions(%[[POS]] : tensor<4xi64>) k_positions(%[[POS]] : tensor<4xi64>) rope_only_positions :
+// CHECK-NOT: posenc.rotary
 func.func @explicit_positions_causal(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf32>, %v: tensor<1x2x4x8xf32>, %pos: tensor<4xi64>) -> tensor<1x2x4x8xf32> {
   %inv = arith.constant dense<[1.000000e+00, 1.000000e-01, 0.00999999977, 1.000000e-03]> : tensor<4xf32>
   %qr = posenc.rotary %q half_split dim 8 inv_freq(%inv : tensor<4xf32>) positions(%pos : tensor<4xi64>) : tensor<1x2x4x8xf32>
+  %kr = posenc.rotary %k half_split dim 8 inv_freq(%inv : tensor<4xf32>) positions(%pos : tensor<4xi64>) : tensor<1x2x4x8xf32>
+  %o = posenc.attention %qr, %kr, %v causal : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>
+  return %o : tensor<1x2x4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @explicit_positions_alibi(
+// CHECK-NOT: posenc.rotary
+// CHECK: posenc.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} rope(<layout = half_split, rotary_dim = 8>, %{{.+}} : tensor<4xf32>) alibi(<num_heads = 2>) q_positions(%{{[^ ]+}} : tensor<1x4xi64>) k_positions(%{{[^ ]+}} : tensor<1x4xi64>) rope_only_positions :
+func.func @explicit_positions_alibi(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf32>, %v: tensor<1x2x4x8xf32>, %pos: tensor<1x4xi64>) -> tensor<1x2x4x8xf32> {
+  %inv = arith.constant dense<[1.000000e+00, 1.000000e-01, 0.00999999977, 1.000000e-03]> : tensor<4xf32>
+  %qr = posenc.rotary %q half_split dim 8 inv_freq(%inv : tensor<4xf32>) positions(%pos : tensor<1x4xi64>) : tensor<1x2x4x8xf32>
+  %kr = posenc.rotary %k half_split dim 8 inv_freq(%inv : tensor<4xf32>) positions(%pos : tensor<1x4xi64>) : tensor<1x2x4x8xf32>
+  %o = posenc.attention %qr, %kr, %v alibi(<num_heads = 2>) : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>
+  return %o : tensor<1x2x4x8xf32>
+}
+
+// -----
+
+// Near miss of @explicit_positions_causal: the rotaries' positions differ
+// from each other's offsets (a runtime offset on q). Not fused.
+// CHECK-LABEL: func.func @explicit_positions_offset(
+// CHECK: posenc.rotary
+// CHECK: posenc.rotary
+// CHECK: posenc.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} causal :
+func.func @explicit_positions_offset(%q: tensor<1x2x4x8xf32>, %k: tensor<1x2x4x8xf32>, %v: tensor<1x2x4x8xf32>, %pos: tensor<4xi64>, %off: index) -> tensor<1x2x4x8xf32> {
+  %inv = arith.constant dense<[1.000000e+00, 1.000000e-01, 0.00999999977, 1.000000e-03]> : tensor<4xf32>
+  %qr = posenc.rotary %q half_split dim 8 inv_freq(%inv : tensor<4xf32>) positions(%pos : tensor<4xi64>) offset(%off : index) : tensor<1x2x4x8xf32>
   %kr = posenc.rotary %k half_split dim 8 inv_freq(%inv : tensor<4xf32>) positions(%pos : tensor<4xi64>) : tensor<1x2x4x8xf32>
   %o = posenc.attention %qr, %kr, %v causal : tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32>, tensor<1x2x4x8xf32> -> tensor<1x2x4x8xf32>
   return %o : tensor<1x2x4x8xf32>

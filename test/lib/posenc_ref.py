@@ -529,7 +529,9 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
               window: Optional[Tuple[int, Optional[int]]] = None,
               chunk_size: Optional[int] = None, softcap: Optional[float] = None,
               temperature: Optional[Tuple[float, float]] = None,
-              key_lengths: Optional[np.ndarray] = None) -> np.ndarray:
+              key_lengths: Optional[np.ndarray] = None,
+              key_mask: Optional[np.ndarray] = None,
+              rope_only_positions: bool = False) -> np.ndarray:
     """Reference attention of spec §5, all in fp64.
 
     q [B,Hq,Sq,D], k [B,Hkv,Sk,D], v [B,Hkv,Sk,Dv] -> [B,Hq,Sq,Dv]; GQA: head h reads
@@ -554,7 +556,12 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
     0) + 1) * a + 1 (Llama 4's attn_temperature_tuning; HF never sees p < 0).
     ``key_lengths`` [B] (issue 24; FlashAttention's varlen, ORT's seqlens_k)
     hides the keys of batch b at indices j >= key_lengths[b] (by index, not
-    position; any integer, <= 0 hides every key).
+    position; any integer, <= 0 hides every key). ``key_mask`` [B, Sk] (HF's
+    ``attention_mask``) hides the keys of batch b whose entry is 0, for every
+    query and head (left padding or any other). With ``rope_only_positions``
+    the given positions rotate q and k and nothing else: masks, ALiBi and the
+    temperature read the default (index) positions (HF: RoPE by position_ids,
+    masks by cache index).
     """
     q = np.asarray(q, dtype=F64)
     k = np.asarray(k, dtype=F64)
@@ -571,6 +578,8 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
     if inv_freq is not None:  # spec §5: q,k <- RoPE(q, q_pos), RoPE(k, k_pos)
         q = rotary(q, qp, inv_freq, attention_factor, rope_layout, rotary_dim, token_axis=2)
         k = rotary(k, kp, inv_freq, attention_factor, rope_layout, rotary_dim, token_axis=2)
+    if rope_only_positions:
+        qp, kp = dq, dk
     g = Hq // Hkv
     kv_head = np.arange(Hq) // g                 # spec §5 GQA: h // (Hq/Hkv)
     kk, vv = k[:, kv_head], v[:, kv_head]
@@ -601,6 +610,8 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: Optional[float
     if key_lengths is not None:
         lengths = np.asarray(key_lengths, dtype=np.int64).reshape(B, 1, 1, 1)
         mask = mask | (np.arange(Sk).reshape(1, 1, 1, Sk) >= lengths)
+    if key_mask is not None:
+        mask = mask | (np.asarray(key_mask).reshape(B, 1, 1, Sk) == 0)
     logits = np.where(mask, -np.inf, logits)
     if sinks is not None:                        # gpt-oss: cat([logits, sink]) over keys
         sk_col = np.broadcast_to(np.asarray(sinks, dtype=F64).reshape(1, Hq, 1, 1),

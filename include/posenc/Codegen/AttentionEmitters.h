@@ -131,6 +131,13 @@ std::pair<Value, Value> emitVisibleKeyRange(OpBuilder &b, Location loc,
 /// The lowerings mask or never visit keys at or past the limit.
 Value emitKeyLimit(OpBuilder &b, Location loc, Value length, Value keys);
 
+/// Whether `key_mask` entries `entry` (any integer type, scalar or vector)
+/// hide their keys: entry == 0, as HF's `attention_mask` pads.
+Value emitKeyMaskHides(OpBuilder &b, Location loc, Value entry);
+
+/// `x or y` of i1 masks (scalars or vectors); either may be null.
+Value orMasks(OpBuilder &b, Location loc, Value x, Value y);
+
 //===----------------------------------------------------------------------===//
 // RoPE
 //===----------------------------------------------------------------------===//

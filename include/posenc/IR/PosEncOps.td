@@ -275,6 +275,7 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
     ```
     q_pos = q_positions or (i + Sk - Sq | i per `alignment`); k_pos = k_positions or j
     q, k  <- RoPE(q, q_pos), RoPE(k, k_pos)        if `rope` (inv_freq, attention_factor)
+    q_pos, k_pos = (i + Sk - Sq | i), j            if `rope_only_positions` (below)
     t     = log(max(floor((q_pos + 1) / f), 0) + 1) * a + 1   if `query_temperature`
     s     = (q . k) * scale * t                    scale defaults to 1/sqrt(D)
     s     = softcap * tanh(s / softcap)            if `softcap`
@@ -285,6 +286,7 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
     s     = -inf where floor(k_pos / chunk_size)   if `chunk_size`
                     != floor(q_pos / chunk_size)
     s     = -inf where j >= key_lengths[b]         if `key_lengths`
+    s     = -inf where key_mask[b, j] == 0         if `key_mask`
     out   = softmax(s) @ v                         without `sinks`
     out_i = sum_j p_ij v_j,                        with `sinks` (query head h):
             p_ij = exp(s_ij - m) / (exp(sinks[h] - m) + sum_j exp(s_ij - m)),
@@ -297,7 +299,10 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
     the keys of its own chunk of positions; floor division, so negative
     positions form chunks too) and `causal` combine, and with KV-cache
     offsets, decode and explicit positions they apply to positions, not
-    indices. `softcap` (> 0, finite) is Gemma 2's logit soft-capping, after
+    indices. With `rope_only_positions`, `q_positions` and `k_positions`
+    drive RoPE alone and everything else reads the default (index)
+    positions: HF rotates by `position_ids` (gaps after left padding) and
+    masks by cache index. `softcap` (> 0, finite) is Gemma 2's logit soft-capping, after
     the scale and before ALiBi and the masks. `query_temperature` is Llama
     4's temperature tuning (`#posenc.query_temperature`).
 
@@ -312,6 +317,11 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
     by key index and leaves positions alone: a decode step whose sequences
     end at different positions passes them as `q_positions`. The lowerings
     never visit the keys past a sequence's length.
+
+    `key_mask` (`[B, Sk]`, i1, i8, i32 or i64) is HF's `attention_mask`: keys
+    whose entry is 0 are masked for every query and head of their sequence
+    (left padding, or any padding), on top of the other masks. Like
+    `key_lengths` it masks by key index and leaves positions alone.
 
     `sinks` (`[Hq]`, f32) are attention sinks as in gpt-oss: per query head a
     learned logit appended to every row of `s` as an extra key column, after
@@ -338,8 +348,10 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
     Optional<PosEnc_IndexTensor>:$k_positions,
     Optional<1DTensorOf<[F32]>>:$sinks,
     Optional<1DTensorOf<[I32, I64, Index]>>:$key_lengths,
+    Optional<2DTensorOf<[I1, I8, I32, I64]>>:$key_mask,
     OptionalAttr<F64Attr>:$scale,
     UnitAttr:$causal,
+    UnitAttr:$rope_only_positions,
     OptionalAttr<PosEnc_WindowAttr>:$window,
     OptionalAttr<I64Attr>:$chunk_size,
     OptionalAttr<F64Attr>:$softcap,
@@ -363,14 +375,24 @@ def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]
                                          type($alibi_slopes)) `)`
          | `q_positions` `(` $q_positions `:` type($q_positions) `)`
          | `k_positions` `(` $k_positions `:` type($k_positions) `)`
+         | `rope_only_positions` $rope_only_positions
          | `sinks` `(` $sinks `:` type($sinks) `)`
-         | `key_lengths` `(` $key_lengths `:` type($key_lengths) `)`)
+         | `key_lengths` `(` $key_lengths `:` type($key_lengths) `)`
+         | `key_mask` `(` $key_mask `:` type($key_mask) `)`)
     attr-dict `:` type($query) `,` type($key) `,` type($value)
     `->` type($result)
   }];
   let extraClassDeclaration = [{
     /// The softmax scale: `scale` if given, else 1/sqrt(head_dim).
     double getScaleOrDefault();
+    /// The positions the logit rule (masks, ALiBi, temperature) reads: the
+    /// operands, or null (index positions) with `rope_only_positions`.
+    Value getLogitQPositions() {
+      return getRopeOnlyPositions() ? Value() : getQPositions();
+    }
+    Value getLogitKPositions() {
+      return getRopeOnlyPositions() ? Value() : getKPositions();
+    }
   }];
 }
 

@@ -29,6 +29,13 @@ struct RaisePipelineOptions : public PassPipelineOptions<RaisePipelineOptions> {
       llvm::cl::desc("Fuse raised rotaries into the raised attention "
                      "(posenc-fuse-attention)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> zeroPaddingRows{
+      *this, "zero-padding-rows",
+      llvm::cl::desc("posenc-raise-attention's zero-padding-rows: raise "
+                     "padding masks without SDPA's masked-row guard (rows of "
+                     "padding queries give 0, not eager PyTorch's average "
+                     "of V)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> printStats{
       *this, "print-stats",
       llvm::cl::desc("Print what each raising pass raised to stderr"),

@@ -115,6 +115,26 @@ std::optional<int64_t> matchArange(Value v);
 std::optional<SmallVector<double>>
 evaluateConstantTensor(Value v, int64_t maxElements = int64_t(1) << 24);
 
+/// A boolean tensor computed from constants and one `[B, Sk]` i1 tensor that
+/// is not (`keys`: HF's `attention_mask != 0`): each element is false, true
+/// or one element of `keys`.
+struct KeyMaskedTensor {
+  Value keys;
+  /// Row-major: 0 (false), 1 (true) or `kKeyLiteral + k` for element k
+  /// (row-major) of `keys`.
+  SmallVector<double> values;
+  static constexpr double kKeyLiteral = 2.0;
+};
+
+/// Evaluates the i1 tensor `v` as evaluateConstantTensor does, taking the
+/// first `[B, Sk]` i1 tensor it cannot evaluate as the symbol `keys`. An
+/// element of `keys` may only pass through gathers, reshapes and broadcasts,
+/// `andi`/`ori` with constants or itself and selects on constant
+/// conditions; anything else computed from it fails, so every result is
+/// exact for every value of `keys`.
+std::optional<KeyMaskedTensor>
+evaluateKeyMaskedTensor(Value v, int64_t maxElements = int64_t(1) << 24);
+
 /// torch-mlir's `tm_tensor.scan` computing a cumulative sum: ins(input)
 /// outs(output, accumulator), a region that adds its two arguments. posenc
 /// does not register TMTensor, so the op is read by name (from generic form,

@@ -221,12 +221,28 @@ def PosEncRaiseAttention : Pass<"posenc-raise-attention"> {
     positions; a key-linear bias may have key positions `c + j` (MPT's
     `j - (Sk - 1)`): the attention uses `j`, which changes every logit of a
     row by the same `slope * c`, cancelled by softmax (exactly in real
-    arithmetic). Any other term (a padding mask, a learned bias) leaves the
+    arithmetic).
+
+    HF's padding mask (issue 24): `where(mask, 0, fill)` over `[B, 1, Sq, Sk]`
+    with `mask` computed from constants and one `[B, Sk]` i1 tensor that is
+    not constant (`attention_mask != 0`), every element of `mask` either
+    false (a positional mask, the same in every sequence, classified as
+    above) or that tensor's entry for the element's own sequence and key
+    (checked by evaluating `mask` with the tensor as a symbol), becomes
+    `key_mask` (the integer `attention_mask` itself when the i1 tensor is
+    its `!= 0`). A query whose keys are all padding gives 0 in
+    posenc.attention; SDPA's guard does the same, eager attention (a finite
+    fill) averages V: without the guard the mask is raised only with
+    `zero-padding-rows`. Any other term (a learned bias) leaves the
     attention decomposed.
   }];
   let dependentDialects = ["::mlir::posenc::PosEncDialect",
                            "::mlir::tensor::TensorDialect"];
   let options = [
+    Option<"zeroPaddingRows", "zero-padding-rows", "bool", /*default=*/"false",
+           "Also raise padding masks of attentions without SDPA's masked-row "
+           "guard: a query whose keys are all padding then gives 0, where "
+           "PyTorch's eager attention averages V (only padding queries)">,
     Option<"printStats", "print-stats", "bool", /*default=*/"false",
            "Print to stderr how many instances of each idiom were raised "
            "(MLIR's -mlir-pass-statistics counts nothing in release builds "

@@ -107,9 +107,10 @@ Value emitLogits(OpBuilder &b, Location loc, AttentionOp op, Value scores,
   GenericInputs inputs;
   inputs.add(scores, b.getMultiDimIdentityMap(5));
   int slopeArg = inputs.add(groupedSlopes, mapOf(ctx, 5, {kH, kG}));
-  int qArg = inputs.addPositions(op.getQPositions(), 5, kI);
-  int kArg = inputs.addPositions(op.getKPositions(), 5, kJ);
+  int qArg = inputs.addPositions(op.getLogitQPositions(), 5, kI);
+  int kArg = inputs.addPositions(op.getLogitKPositions(), 5, kJ);
   int lengthArg = inputs.add(op.getKeyLengths(), mapOf(ctx, 5, {kB}));
+  int maskArg = inputs.add(op.getKeyMask(), mapOf(ctx, 5, {kB, kJ}));
   Value keys = lengthArg >= 0
                    ? getValueOrCreateConstantIndexOp(b, loc, shapes.scores[kJ])
                    : Value();
@@ -129,6 +130,9 @@ Value emitLogits(OpBuilder &b, Location loc, AttentionOp op, Value scores,
           arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge,
                                 linalg::IndexOp::create(nb, nloc, kJ),
                                 emitKeyLimit(nb, nloc, args[lengthArg], keys));
+    if (maskArg >= 0)
+      outside =
+          orMasks(nb, nloc, outside, emitKeyMaskHides(nb, nloc, args[maskArg]));
     Value logit =
         emitAttentionLogit(nb, nloc, rule, args[0],
                            getArgOrNull(args, slopeArg), qPos, kPos, outside);
@@ -275,7 +279,7 @@ struct LowerAttention : OpRewritePattern<AttentionOp> {
     GroupedShapes shapes = getGroupedShapes(rewriter, loc, op, kvHeads, group);
     // Default query positions: i + Sk - Sq (bottom_right) or i (top_left).
     Value qShift;
-    if (!op.getQPositions())
+    if (!op.getLogitQPositions())
       qShift = emitQueryShift(rewriter, loc, op.getAlignment(),
                               shapes.rows.back(), shapes.scores.back());
     if (op.getRopeAttr())
