@@ -62,6 +62,12 @@ What is drawn (per case):
               issue 24's key_lengths [B] (i32, i64 or index; an argument
               or a constant): per sequence every key, none (0 or
               negative), one, more than Sk or any number.
+              KEY_MASK of them (decided by the stream [S, I, 10]) get
+              issue 24's key_mask [B, Sk] (HF's attention_mask; i1, i8,
+              i32 or i64, nonzero entries any value): left padding of any
+              length (whole sequences too), random holes, or all ones;
+              with explicit positions and RoPE, half of them make the
+              positions RoPE's alone (rope_only_positions).
   linalg:     (linalg_cases.py) chains of linalg.generic on tensors as
               importers emit them: elementwise (1-3 arith ops per body,
               compare + select, casts), broadcast, reduction and gather
@@ -198,11 +204,13 @@ LONG_KEYS = 0.2
 SINKS = 0.3
 LOCAL = 0.4
 KEY_LENGTHS = 0.25
+KEY_MASK = 0.25
 
 U = 2.0 ** -24
 EPS = {"f32": 2.0 ** -24, "f16": 2.0 ** -11, "bf16": 2.0 ** -8}
 HALF_SUBNORMAL = {"f32": 0.0, "f16": 2.0 ** -25, "bf16": 0.0}
-NP_INT = {"i64": np.int64, "i32": np.int32, "index": np.int64}
+NP_INT = {"i64": np.int64, "i32": np.int32, "index": np.int64, "i8": np.int8,
+          "i1": np.bool_}
 PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67,
           71, 73, 79, 83, 89, 97, 101, 103, 107, 109, 113, 127, 131)
 
@@ -303,7 +311,9 @@ class Case:
         values = np.asarray(values).astype(NP_INT[elem])
         type_ = ttype(values.shape, elem)
         if values.size <= 64 and chance(rng, 0.2):
-            self.line(f"{self.name(n)} = arith.constant dense<{values.tolist()}> : {type_}")
+            # i1 as 1/0 (numpy prints bools as True/False)
+            literal = (values.astype(np.int64) if elem == "i1" else values).tolist()
+            self.line(f"{self.name(n)} = arith.constant dense<{literal}> : {type_}")
             return self.name(n), type_, "const"
         return self.arg(n, values, type_), type_, "arg"
 
@@ -669,8 +679,22 @@ def draw_key_lengths(rng, B, Sk):
             for _ in range(B)]
 
 
+def draw_key_mask(rng, B, Sk):
+    """Issue 24's key_mask [B, Sk] as HF's attention_mask: per sequence left
+    padding (none to all of it), random holes, or all ones; valid entries
+    hold any nonzero value (1 for i1)."""
+    mask = np.ones((B, Sk), np.int64)
+    for b in range(B):
+        kind = pick(rng, ("left", "left", "holes", "ones"))
+        if kind == "left":
+            mask[b, :int(rng.integers(0, Sk + 1))] = 0
+        elif kind == "holes":
+            mask[b] = rng.uniform(size=Sk) < rng.uniform(0.2, 0.9)
+    return mask
+
+
 def gen_attention(case, rng, long_rng=None, sinks_rng=None, local_rng=None,
-                  lengths_rng=None):
+                  lengths_rng=None, mask_rng=None):
     elem = "f32" if chance(rng, 0.8) else pick(rng, ("f16", "bf16"))
     Hkv, G = extent(rng, 1, 8), extent(rng, 1, 8)
     B = 1 if chance(rng, 0.75) else 2
@@ -780,6 +804,21 @@ def gen_attention(case, rng, long_rng=None, sinks_rng=None, local_rng=None,
         clauses.append(f"key_lengths({name} : {ltype})")
         desc.append(f"key_lengths={key_lengths}")
         case.terms = getattr(case, "terms", []) + ["key_lengths"]
+    key_mask, rope_only = None, False
+    if mask_rng is not None and chance(mask_rng, KEY_MASK):
+        key_mask = draw_key_mask(mask_rng, B, Sk)
+        melem = pick(mask_rng, ("i1", "i8", "i32", "i64"))
+        if melem != "i1":
+            key_mask = key_mask * mask_rng.integers(1, 100, size=key_mask.shape)
+        name, mtype, _ = case.int_tensor(mask_rng, "kmask", key_mask, melem)
+        clauses.append(f"key_mask({name} : {mtype})")
+        desc.append(f"key_mask={melem} valid={int((key_mask != 0).sum())}/{key_mask.size}")
+        case.terms = getattr(case, "terms", []) + ["key_mask"]
+        if explicit and rope and chance(mask_rng, 0.5):
+            rope_only = True
+            clauses.append("rope_only_positions")
+            desc.append("rope_only_positions")
+            case.terms.append("rope_only_positions")
     attrs = [f"alignment = #posenc<alignment {align}>"]
     if slopes is not None:
         attrs.append(f"alibi_form = #posenc<alibi_form {form}>")
@@ -792,7 +831,8 @@ def gen_attention(case, rng, long_rng=None, sinks_rng=None, local_rng=None,
                                 alibi_form=form, alignment=align,
                                 q_positions=qp if explicit else None,
                                 k_positions=kp if explicit else None, sinks=sinks,
-                                key_lengths=key_lengths, **local_kw)
+                                key_lengths=key_lengths, key_mask=key_mask,
+                                rope_only_positions=rope_only, **local_kw)
     case.tol = attention_tol(case.expect, q, k, v, qp, kp, scale, inv64, af, layout, rd,
                              slopes, form, align, Sq, Sk, elem, angle_err, sinks,
                              local_kw.get("softcap"), local_kw.get("temperature"))
@@ -874,7 +914,8 @@ def make_case(seed, index):
         gen_attention(case, rng, np.random.default_rng([seed, index, 6]),
                       np.random.default_rng([seed, index, 7]),
                       np.random.default_rng([seed, index, 8]),
-                      np.random.default_rng([seed, index, 9]))
+                      np.random.default_rng([seed, index, 9]),
+                      np.random.default_rng([seed, index, 10]))
     elif case.op == "linalg":
         linalg_cases.gen_linalg(case, rng, extent)
     else:
@@ -1220,7 +1261,7 @@ def summary(stats, elapsed):
         print("attention terms (cases): " +
               ", ".join(f"{k} {stats.terms.get(k, 0)}"
                         for k in ("any", "window", "chunk_size", "softcap", "temperature",
-                                  "key_lengths")) +
+                                  "key_lengths", "key_mask", "rope_only_positions")) +
               f"; failed with terms {stats.terms_failed}")
     if stats.cases["linalg"]:
         pairs = [(f, t) for f in linalg_cases.FORMS for t in linalg_cases.TYPES]
@@ -1234,7 +1275,7 @@ def summary(stats, elapsed):
 
 
 def main():
-    global LOCAL, KEY_LENGTHS
+    global LOCAL, KEY_LENGTHS, KEY_MASK
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("posenc_run")
     ap.add_argument("--seed", type=int, default=2026)
@@ -1262,6 +1303,10 @@ def main():
     ap.add_argument("--key-lengths-rate", type=float, default=KEY_LENGTHS,
                     help="share of attention cases drawn with issue 24's key_lengths; other "
                          "rates draw other cases for a seed")
+    ap.add_argument("--key-mask-rate", type=float, default=KEY_MASK,
+                    help="share of attention cases drawn with issue 24's key_mask (and, with "
+                         "explicit positions, rope_only_positions); other rates draw other "
+                         "cases for a seed")
     ap.add_argument("-v", dest="verbose", action="store_true", help="one line per case")
     args = ap.parse_args()
     args.vector_widths = tuple(int(w) for w in args.vector_widths.split(","))
@@ -1271,6 +1316,9 @@ def main():
     if not 0.0 <= args.key_lengths_rate <= 1.0:
         ap.error(f"--key-lengths-rate: expected a share in [0, 1], got {args.key_lengths_rate}")
     KEY_LENGTHS = args.key_lengths_rate
+    if not 0.0 <= args.key_mask_rate <= 1.0:
+        ap.error(f"--key-mask-rate: expected a share in [0, 1], got {args.key_mask_rate}")
+    KEY_MASK = args.key_mask_rate
     ops = [o for o in args.ops.split(",") if o]
     unknown = set(ops) - set(OPS)
     if unknown or not ops:
