@@ -106,46 +106,6 @@ classifyPositionalMask(const LogitsSpace &space,
   return success();
 }
 
-LogicalResult mlir::posenc::raising::classifyMask(Value term, AffineMap map,
-                                                  const LogitsSpace &space,
-                                                  Terms &terms) {
-  auto values = rowColumnValues(term, map, space);
-  if (!values)
-    return failure();
-  bool allZero = true, exact = true;
-  for (int64_t i = 0; i < space.sq; ++i)
-    for (int64_t j = 0; j < space.sk; ++j) {
-      double m = (*values)(i, j);
-      allZero &= m == 0.0;
-      exact &= m == 0.0 || m <= kMaskedLogit;
-    }
-  if (allZero)
-    return success();
-  if (!exact)
-    return failure();
-  return classifyPositionalMask(
-      space, [&](int64_t i, int64_t j) { return (*values)(i, j) != 0.0; },
-      terms);
-}
-
-LogicalResult mlir::posenc::raising::classifySelectMask(
-    const Elementwise &select, const LogitsSpace &space, Terms &terms) {
-  OpOperand *cond = select.getInput(0);
-  std::optional<double> fill;
-  if (Value scalar = select.getScalar(1))
-    fill = getConstantFloat(scalar);
-  else if (OpOperand *in = select.getInput(1))
-    fill = getConstantFloat(in->get());
-  if (!cond || !fill || *fill > kMaskedLogit)
-    return failure();
-  auto values = rowColumnValues(cond->get(), select.getMap(0), space);
-  if (!values)
-    return failure();
-  return classifyPositionalMask(
-      space, [&](int64_t i, int64_t j) { return (*values)(i, j) != 0.0; },
-      terms);
-}
-
 /// The fill of `select(cond, a, b)` where `a` is 0 and `b` masks (or null).
 static std::optional<double> keepZeroFill(const Elementwise &select) {
   auto scalarOf = [&](unsigned i) -> std::optional<double> {
@@ -161,17 +121,15 @@ static std::optional<double> keepZeroFill(const Elementwise &select) {
   return fill;
 }
 
-LogicalResult mlir::posenc::raising::classifyKeyMask(Value term, AffineMap map,
-                                                     const LogitsSpace &space,
-                                                     Terms &terms) {
-  auto select = matchElementwise<arith::SelectOp>(term);
-  if (!select || !select->getInput(0) || !select->isIdentityInput(0) ||
-      terms.keyMask)
+/// The key-validity part of classifyKeyMask: `valid` ([B?, 1?, Sq, Sk] i1,
+/// read through `map`) is false where the positional mask hides a key and
+/// the key's own `[B, Sk]` validity entry elsewhere; `fill` fills the rest.
+static LogicalResult classifyKeyValidity(Value valid, AffineMap map,
+                                         const LogitsSpace &space, double fill,
+                                         Terms &terms) {
+  if (terms.keyMask)
     return failure();
-  std::optional<double> fill = keepZeroFill(*select);
-  if (!fill)
-    return failure();
-  Value cond = select->getInput(0)->get();
+  Value cond = valid;
   auto type = cast<RankedTensorType>(cond.getType());
   std::optional<SmallVector<unsigned>> dims = nonUnitDims(map, type);
   if (!dims || llvm::is_contained(*dims, space.head))
@@ -225,8 +183,87 @@ LogicalResult mlir::posenc::raising::classifyKeyMask(Value term, AffineMap map,
           terms)))
     return failure();
   terms.keyMask = mask->keys;
-  terms.finiteKeyFill = std::isfinite(*fill);
+  terms.finiteKeyFill = std::isfinite(fill);
   return success();
+}
+
+LogicalResult mlir::posenc::raising::classifyKeyMask(Value term, AffineMap map,
+                                                     const LogitsSpace &space,
+                                                     Terms &terms) {
+  auto select = matchElementwise<arith::SelectOp>(term);
+  if (!select || !select->getInput(0) || !select->isIdentityInput(0))
+    return failure();
+  std::optional<double> fill = keepZeroFill(*select);
+  if (!fill)
+    return failure();
+  return classifyKeyValidity(select->getInput(0)->get(), map, space, *fill,
+                             terms);
+}
+
+/// MPT's `masked_fill(where(valid, 0, fill) != 0, ...)`: `valid` behind the
+/// condition `masked` (or null).
+static Value validityBehindMaskedCondition(Value masked) {
+  auto ne = matchElementwise<arith::CmpFOp>(masked);
+  if (!ne || !ne->isIdentityInput(0))
+    return Value();
+  auto predicate = cast<arith::CmpFOp>(ne->body).getPredicate();
+  Value zero = ne->getScalar(1);
+  if (!zero && ne->getInput(1))
+    zero = ne->getInput(1)->get();
+  std::optional<double> z = zero ? getConstantFloat(zero) : std::nullopt;
+  if ((predicate != arith::CmpFPredicate::UNE &&
+       predicate != arith::CmpFPredicate::ONE) ||
+      !z || *z != 0.0)
+    return Value();
+  auto bias = matchElementwise<arith::SelectOp>(ne->getInput(0)->get());
+  if (!bias || !bias->getInput(0) || !bias->isIdentityInput(0) ||
+      !keepZeroFill(*bias))
+    return Value();
+  return bias->getInput(0)->get();
+}
+
+LogicalResult mlir::posenc::raising::classifyMask(Value term, AffineMap map,
+                                                  const LogitsSpace &space,
+                                                  Terms &terms) {
+  auto values = rowColumnValues(term, map, space);
+  if (!values)
+    return failure();
+  bool allZero = true, exact = true;
+  for (int64_t i = 0; i < space.sq; ++i)
+    for (int64_t j = 0; j < space.sk; ++j) {
+      double m = (*values)(i, j);
+      allZero &= m == 0.0;
+      exact &= m == 0.0 || m <= kMaskedLogit;
+    }
+  if (allZero)
+    return success();
+  if (!exact)
+    return failure();
+  return classifyPositionalMask(
+      space, [&](int64_t i, int64_t j) { return (*values)(i, j) != 0.0; },
+      terms);
+}
+
+LogicalResult mlir::posenc::raising::classifySelectMask(
+    const Elementwise &select, const LogitsSpace &space, Terms &terms) {
+  OpOperand *cond = select.getInput(0);
+  std::optional<double> fill;
+  if (Value scalar = select.getScalar(1))
+    fill = getConstantFloat(scalar);
+  else if (OpOperand *in = select.getInput(1))
+    fill = getConstantFloat(in->get());
+  if (!cond || !fill || *fill > kMaskedLogit)
+    return failure();
+  auto values = rowColumnValues(cond->get(), select.getMap(0), space);
+  if (!values) {
+    Value valid = validityBehindMaskedCondition(cond->get());
+    return valid ? classifyKeyValidity(valid, select.getMap(0), space, *fill,
+                                       terms)
+                 : failure();
+  }
+  return classifyPositionalMask(
+      space, [&](int64_t i, int64_t j) { return (*values)(i, j) != 0.0; },
+      terms);
 }
 
 /// True when `alibi` biases the logits as posenc.attention's alibi would,

@@ -18,10 +18,12 @@
 // STATS-NEXT: posenc-raise-attention: 0 raised-attention, 0 raised-causal-masks, 0 raised-repeat-kv, 0 raised-window-masks, 0 raised-chunk-masks, 0 raised-softcaps, 0 raised-query-temperatures, 0 erased-scans, 0 raised-key-masks
 // STATS-NEXT: posenc-raise-attention: 0 raised-attention, 0 raised-causal-masks, 0 raised-repeat-kv, 0 raised-window-masks, 0 raised-chunk-masks, 0 raised-softcaps, 0 raised-query-temperatures, 0 erased-scans, 0 raised-key-masks
 // STATS-NEXT: posenc-raise-attention: 0 raised-attention, 0 raised-causal-masks, 0 raised-repeat-kv, 0 raised-window-masks, 0 raised-chunk-masks, 0 raised-softcaps, 0 raised-query-temperatures, 0 erased-scans, 0 raised-key-masks
+// STATS-NEXT: posenc-raise-attention: 0 raised-attention, 0 raised-causal-masks, 0 raised-repeat-kv, 0 raised-window-masks, 0 raised-chunk-masks, 0 raised-softcaps, 0 raised-query-temperatures, 0 erased-scans, 0 raised-key-masks
 // STATS-NEXT: posenc-raise-attention: 1 raised-attention, 1 raised-causal-masks, 0 raised-repeat-kv, 0 raised-window-masks, 0 raised-chunk-masks, 0 raised-softcaps, 0 raised-query-temperatures, 0 erased-scans, 1 raised-key-masks
 // STATS-NEXT: posenc-raise-attention: 0 raised-attention, 0 raised-causal-masks, 0 raised-repeat-kv, 0 raised-window-masks, 0 raised-chunk-masks, 0 raised-softcaps, 0 raised-query-temperatures, 0 erased-scans, 0 raised-key-masks
 // STATS-NOT: posenc-raise-attention
 // ZSTATS: posenc-raise-attention: 1 raised-attention, 1 raised-causal-masks, 0 raised-repeat-kv, 0 raised-window-masks, 0 raised-chunk-masks, 0 raised-softcaps, 0 raised-query-temperatures, 0 erased-scans, 1 raised-key-masks
+// ZSTATS-NEXT: posenc-raise-attention: 1 raised-attention, 1 raised-causal-masks, 0 raised-repeat-kv, 0 raised-window-masks, 0 raised-chunk-masks, 0 raised-softcaps, 0 raised-query-temperatures, 0 erased-scans, 1 raised-key-masks
 // ZSTATS-NEXT: posenc-raise-attention: 1 raised-attention, 1 raised-causal-masks, 0 raised-repeat-kv, 0 raised-window-masks, 0 raised-chunk-masks, 0 raised-softcaps, 0 raised-query-temperatures, 0 erased-scans, 1 raised-key-masks
 // ZSTATS-NEXT: posenc-raise-attention: 1 raised-attention, 1 raised-causal-masks, 0 raised-repeat-kv, 0 raised-window-masks, 0 raised-chunk-masks, 0 raised-softcaps, 0 raised-query-temperatures, 0 erased-scans, 1 raised-key-masks
 // ZSTATS-NEXT: posenc-raise-attention: 0 raised-attention, 0 raised-causal-masks, 0 raised-repeat-kv, 0 raised-window-masks, 0 raised-chunk-masks, 0 raised-softcaps, 0 raised-query-temperatures, 0 erased-scans, 0 raised-key-masks
@@ -356,6 +358,128 @@ func.func @eager_padding(%q: tensor<2x2x4x8xf32>, %k: tensor<2x2x4x8xf32>, %v: t
   %t2 = linalg.generic {indexing_maps = [#map4, #mask4, #map4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t1, %mask : tensor<2x2x4x4xf32>, tensor<2x1x4x4xf32>) outs(%l_init : tensor<2x2x4x4xf32>) {
   ^bb0(%in: f32, %in_0: f32, %out: f32):
     %y = arith.addf %in, %in_0 : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x4x4xf32>
+  %m_init = tensor.empty() : tensor<2x2x4xf32>
+  %m_fill = linalg.fill ins(%ninf : f32) outs(%m_init : tensor<2x2x4xf32>) -> tensor<2x2x4xf32>
+  %max = linalg.generic {indexing_maps = [#map4, #row3], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%t2 : tensor<2x2x4x4xf32>) outs(%m_fill : tensor<2x2x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %y = arith.maximumf %in, %out : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x4xf32>
+  %max4 = tensor.expand_shape %max [[0], [1], [2, 3]] output_shape [2, 2, 4, 1] : tensor<2x2x4xf32> into tensor<2x2x4x1xf32>
+  %shifted = linalg.generic {indexing_maps = [#map4, #row4, #map4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%t2, %max4 : tensor<2x2x4x4xf32>, tensor<2x2x4x1xf32>) outs(%l_init : tensor<2x2x4x4xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %y = arith.subf %in, %in_0 : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x4x4xf32>
+  %exp = linalg.generic {indexing_maps = [#map4, #map4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%shifted : tensor<2x2x4x4xf32>) outs(%l_init : tensor<2x2x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %y = math.exp %in : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x4x4xf32>
+  %sum_init = tensor.empty() : tensor<2x2x4x1xf32>
+  %sum_fill = linalg.fill ins(%zero : f32) outs(%sum_init : tensor<2x2x4x1xf32>) -> tensor<2x2x4x1xf32>
+  %sum = linalg.generic {indexing_maps = [#map4, #row4], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%exp : tensor<2x2x4x4xf32>) outs(%sum_fill : tensor<2x2x4x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %y = arith.addf %in, %out : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x4x1xf32>
+  %probs = linalg.generic {indexing_maps = [#map4, #row4, #map4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%exp, %sum : tensor<2x2x4x4xf32>, tensor<2x2x4x1xf32>) outs(%l_init : tensor<2x2x4x4xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %y = arith.divf %in, %in_0 : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x4x4xf32>
+  %pc = tensor.collapse_shape %probs [[0, 1], [2], [3]] : tensor<2x2x4x4xf32> into tensor<4x4x4xf32>
+  %vc = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<2x2x4x8xf32> into tensor<4x4x8xf32>
+  %o_init = tensor.empty() : tensor<4x4x8xf32>
+  %o_zero = linalg.fill ins(%zero : f32) outs(%o_init : tensor<4x4x8xf32>) -> tensor<4x4x8xf32>
+  %o = linalg.batch_matmul ins(%pc, %vc : tensor<4x4x4xf32>, tensor<4x4x8xf32>) outs(%o_zero : tensor<4x4x8xf32>) -> tensor<4x4x8xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [2, 2, 4, 8] : tensor<4x4x8xf32> into tensor<2x2x4x8xf32>
+  return %o4 : tensor<2x2x4x8xf32>
+}
+
+// -----
+
+// MPT's form: masked_fill(where(valid, 0, min) != 0, min) after the ALiBi
+// bias, no guard: raised only with zero-padding-rows.
+// CHECK-LABEL: func.func @mpt_masked_fill(
+// CHECK-COUNT-2: linalg.batch_matmul
+// CHECK-NOT: posenc.attention
+// ZERO-LABEL: func.func @mpt_masked_fill(
+// ZERO-SAME: %[[Q:[^:]+]]: tensor<2x2x4x8xf32>, %[[K:[^:]+]]: tensor<2x2x4x8xf32>, %[[V:[^:]+]]: tensor<2x2x4x8xf32>, %[[AM:[^:]+]]: tensor<2x4xi64>
+// ZERO: posenc.attention %[[Q]], %[[K]], %[[V]] causal key_mask(%[[AM]] : tensor<2x4xi64>) :
+#map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#row3 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#row4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
+#mask4 = affine_map<(d0, d1, d2, d3) -> (d0, 0, d2, d3)>
+#m2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @mpt_masked_fill(%q: tensor<2x2x4x8xf32>, %k: tensor<2x2x4x8xf32>, %v: tensor<2x2x4x8xf32>, %am: tensor<2x4xi64>) -> tensor<2x2x4x8xf32> {
+  %zero = arith.constant 0.000000e+00 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %big = arith.constant -3.40282347E+38 : f32
+  %ninf64 = arith.constant 0xFFF0000000000000 : f64
+  %scale = arith.constant 0.353553385 : f32
+  %true = arith.constant true
+  %c0_i64 = arith.constant 0 : i64
+  %v_init = tensor.empty() : tensor<2x4xi1>
+  %valid = linalg.generic {indexing_maps = [#m2, #m2], iterator_types = ["parallel", "parallel"]} ins(%am : tensor<2x4xi64>) outs(%v_init : tensor<2x4xi1>) {
+  ^bb0(%in: i64, %out: i1):
+    %y = arith.cmpi ne, %in, %c0_i64 : i64
+    linalg.yield %y : i1
+  } -> tensor<2x4xi1>
+  %mb_init = tensor.empty() : tensor<2x1x4x4xi1>
+  %both = linalg.generic {indexing_maps = [#map4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%mb_init : tensor<2x1x4x4xi1>) {
+  ^bb0(%out: i1):
+    %bi = linalg.index 0 : index
+    %qi = linalg.index 2 : index
+    %ki = linalg.index 3 : index
+    %c = arith.cmpi sle, %ki, %qi : index
+    %b64 = arith.index_cast %bi : index to i64
+    %k64 = arith.index_cast %ki : index to i64
+    %bneg = arith.cmpi slt, %b64, %c0_i64 : i64
+    %c2_i64 = arith.constant 2 : i64
+    %bw = arith.addi %b64, %c2_i64 : i64
+    %bs = arith.select %bneg, %bw, %b64 : i64
+    %bx = arith.index_cast %bs : i64 to index
+    %kneg = arith.cmpi slt, %k64, %c0_i64 : i64
+    %c4_i64 = arith.constant 4 : i64
+    %kw = arith.addi %k64, %c4_i64 : i64
+    %ks = arith.select %kneg, %kw, %k64 : i64
+    %kx = arith.index_cast %ks : i64 to index
+    %p = tensor.extract %valid[%bx, %kx] : tensor<2x4xi1>
+    %y = arith.andi %c, %p : i1
+    linalg.yield %y : i1
+  } -> tensor<2x1x4x4xi1>
+  %mf_init = tensor.empty() : tensor<2x1x4x4xf32>
+  %mask = linalg.generic {indexing_maps = [#map4, #map4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%both : tensor<2x1x4x4xi1>) outs(%mf_init : tensor<2x1x4x4xf32>) {
+  ^bb0(%in: i1, %out: f32):
+    %y = arith.select %in, %zero, %big : f32
+    linalg.yield %y : f32
+  } -> tensor<2x1x4x4xf32>
+  %kt_init = tensor.empty() : tensor<2x2x8x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x2x4x8xf32>) outs(%kt_init : tensor<2x2x8x4xf32>) permutation = [0, 1, 3, 2]
+  %qc = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<2x2x4x8xf32> into tensor<4x4x8xf32>
+  %ktc = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<2x2x8x4xf32> into tensor<4x8x4xf32>
+  %s_init = tensor.empty() : tensor<4x4x4xf32>
+  %s_zero = linalg.fill ins(%zero : f32) outs(%s_init : tensor<4x4x4xf32>) -> tensor<4x4x4xf32>
+  %s = linalg.batch_matmul ins(%qc, %ktc : tensor<4x4x8xf32>, tensor<4x8x4xf32>) outs(%s_zero : tensor<4x4x4xf32>) -> tensor<4x4x4xf32>
+  %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [2, 2, 4, 4] : tensor<4x4x4xf32> into tensor<2x2x4x4xf32>
+  %l_init = tensor.empty() : tensor<2x2x4x4xf32>
+  %t1 = linalg.generic {indexing_maps = [#map4, #map4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s4 : tensor<2x2x4x4xf32>) outs(%l_init : tensor<2x2x4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %y = arith.mulf %in, %scale : f32
+    linalg.yield %y : f32
+  } -> tensor<2x2x4x4xf32>
+  %mk_init = tensor.empty() : tensor<2x1x4x4xi1>
+  %masked = linalg.generic {indexing_maps = [#map4, #map4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%mask : tensor<2x1x4x4xf32>) outs(%mk_init : tensor<2x1x4x4xi1>) {
+  ^bb0(%in: f32, %out: i1):
+    %y = arith.cmpf une, %in, %zero : f32
+    linalg.yield %y : i1
+  } -> tensor<2x1x4x4xi1>
+  %t2 = linalg.generic {indexing_maps = [#mask4, #map4, #map4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%masked, %t1 : tensor<2x1x4x4xi1>, tensor<2x2x4x4xf32>) outs(%l_init : tensor<2x2x4x4xf32>) {
+  ^bb0(%in: i1, %in_0: f32, %out: f32):
+    %y = arith.select %in, %big, %in_0 : f32
     linalg.yield %y : f32
   } -> tensor<2x2x4x4xf32>
   %m_init = tensor.empty() : tensor<2x2x4xf32>

@@ -11,7 +11,7 @@ T4 = f"tensor<{B}x{H}x{S}x{S}xf32>"
 
 
 def chain(name, mask_arg, gather, combine="arith.andi %c, %p : i1", fill="%ninf",
-          guard=True, valid="ne"):
+          guard=True, valid="ne", masked_fill=False):
     """One function. `mask_arg`: the attention_mask type; `gather`: body
     lines computing %p (i1) from %bi (batch), %qi, %ki (indices) and the
     [B, S] i1 tensor %valid; `combine`: the mask from %c (causal) and %p."""
@@ -68,11 +68,24 @@ def chain(name, mask_arg, gather, combine="arith.andi %c, %p : i1", fill="%ninf"
     a("    %y = arith.mulf %in, %scale : f32")
     a("    linalg.yield %y : f32")
     a(f"  }} -> {T4}")
-    a(f"  %t2 = linalg.generic {{indexing_maps = [#map4, #mask4, #map4], iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}} ins(%t1, %mask : {T4}, tensor<{B}x1x{S}x{S}xf32>) outs(%l_init : {T4}) {{")
-    a("  ^bb0(%in: f32, %in_0: f32, %out: f32):")
-    a("    %y = arith.addf %in, %in_0 : f32")
-    a("    linalg.yield %y : f32")
-    a(f"  }} -> {T4}")
+    if masked_fill:  # MPT: masked_fill(bias != 0, fill)
+        a(f"  %mk_init = tensor.empty() : tensor<{B}x1x{S}x{S}xi1>")
+        a(f"  %masked = linalg.generic {{indexing_maps = [#map4, #map4], iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}} ins(%mask : tensor<{B}x1x{S}x{S}xf32>) outs(%mk_init : tensor<{B}x1x{S}x{S}xi1>) {{")
+        a("  ^bb0(%in: f32, %out: i1):")
+        a("    %y = arith.cmpf une, %in, %zero : f32")
+        a("    linalg.yield %y : i1")
+        a(f"  }} -> tensor<{B}x1x{S}x{S}xi1>")
+        a(f"  %t2 = linalg.generic {{indexing_maps = [#mask4, #map4, #map4], iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}} ins(%masked, %t1 : tensor<{B}x1x{S}x{S}xi1>, {T4}) outs(%l_init : {T4}) {{")
+        a("  ^bb0(%in: i1, %in_0: f32, %out: f32):")
+        a(f"    %y = arith.select %in, {fill}, %in_0 : f32")
+        a("    linalg.yield %y : f32")
+        a(f"  }} -> {T4}")
+    else:
+        a(f"  %t2 = linalg.generic {{indexing_maps = [#map4, #mask4, #map4], iterator_types = [\"parallel\", \"parallel\", \"parallel\", \"parallel\"]}} ins(%t1, %mask : {T4}, tensor<{B}x1x{S}x{S}xf32>) outs(%l_init : {T4}) {{")
+        a("  ^bb0(%in: f32, %in_0: f32, %out: f32):")
+        a("    %y = arith.addf %in, %in_0 : f32")
+        a("    linalg.yield %y : f32")
+        a(f"  }} -> {T4}")
     R3, R4 = f"tensor<{B}x{H}x{S}xf32>", f"tensor<{B}x{H}x{S}x1xf32>"
     a(f"  %m_init = tensor.empty() : {R3}")
     a(f"  %m_fill = linalg.fill ins(%ninf : f32) outs(%m_init : {R3}) -> {R3}")
@@ -165,6 +178,8 @@ CASES = [
     ("sdpa_padding", dict(mask_arg="i64", gather=HF_GATHER)),
     ("bool_mask", dict(mask_arg="i1", gather=gather_at("%bi", "%ki"))),
     ("eager_padding", dict(mask_arg="i64", gather=HF_GATHER, fill="%big", guard=False)),
+    ("mpt_masked_fill", dict(mask_arg="i64", gather=HF_GATHER, fill="%big", guard=False,
+                             masked_fill=True)),
     ("near_miss_reversed_keys", dict(mask_arg="i64", gather=[
         "%c3 = arith.constant 3 : index", "%rk = arith.subi %c3, %ki : index"] +
         gather_at("%bi", "%rk"))),
