@@ -236,6 +236,41 @@ std::optional<SmallVector<double>> complexTableValues(Value table) {
 /// the real `[P, 2C]` of its real then imaginary parts (Meta's `freqs_cis`).
 /// A constant f32 table of sin/cos of f32 frequencies becomes `invFreq`, so
 /// that the rotary can fuse into attention; any other table the exact
+
+/// `positions` with PyTorch's negative-index wrap into a table of `rows`
+/// rows: `p < 0 ? p + rows : p`.
+static Value wrapNegative(OpBuilder &b, Location loc, Value positions,
+                          int64_t rows) {
+  auto type = cast<RankedTensorType>(positions.getType());
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  Value init =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                            utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{type}, ValueRange{positions}, ValueRange{init},
+             ArrayRef<AffineMap>{id, id}, parallel,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Type t = args[0].getType();
+               auto constant = [&](int64_t v) -> Value {
+                 return t.isIndex()
+                            ? arith::ConstantIndexOp::create(nb, nloc, v)
+                                  .getResult()
+                            : arith::ConstantIntOp::create(nb, nloc, t, v)
+                                  .getResult();
+               };
+               Value negative = arith::CmpIOp::create(
+                   nb, nloc, arith::CmpIPredicate::slt, args[0], constant(0));
+               Value wrapped =
+                   arith::AddIOp::create(nb, nloc, args[0], constant(rows));
+               linalg::YieldOp::create(
+                   nb, nloc,
+                   ValueRange{arith::SelectOp::create(nb, nloc, negative,
+                                                      wrapped, args[0])});
+             })
+      .getResult(0);
+}
+
 /// `cos`/`sin` columns.
 void tableOperands(PatternRewriter &rewriter, Location loc, Value table,
                    int64_t cosColumn, int64_t sinColumn, int64_t half,
@@ -340,6 +375,10 @@ Value raising::buildRotary(PatternRewriter &rewriter, Location loc,
   if (m.source.positions) {
     bool batched = nonUnitShape(m.source.positions).size() == 2;
     positions = collapseAll(m.source.positions, batched ? 2 : 1);
+    if (positions && m.source.wrapPositions)
+      positions = wrapNegative(
+          rewriter, loc, positions,
+          cast<RankedTensorType>(m.source.table.getType()).getDimSize(0));
   }
   Value offset;
   if (m.source.offset != 0)

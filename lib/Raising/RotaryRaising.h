@@ -33,6 +33,9 @@ struct TableSource {
   Value angles;                      // `f`, to check that cos and sin agree
   Value table;                       // the gathered [P, C] table, or null
   int64_t column = 0; // first of the rotary_dim/2 columns read from `table`
+  /// `positions` index `table` with PyTorch's negative-index wrap
+  /// (`p < 0 ? p + P : p`): the raised rotary reads the wrapped positions.
+  bool wrapPositions = false;
 };
 
 /// How a full-width table spreads rotary_dim/2 frequencies over the

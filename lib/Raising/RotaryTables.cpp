@@ -150,10 +150,9 @@ std::optional<TableSource> raising::matchGatheredRows(Value gathered) {
     if (*start < 0 || *start > rows - count)
       return std::nullopt;
     src.offset = *start;
-  } else if (g->wrap) {
-    return std::nullopt;
   } else {
     src.positions = ints;
+    src.wrapPositions = g->wrap;
   }
   src.table = g->table;
   return src;
@@ -283,8 +282,8 @@ static bool sameSource(const TableSource &a, const TableSource &b) {
     return cx && cy && *cx == *cy;
   };
   return a.positions == b.positions && a.offset == b.offset &&
-         a.invFreq == b.invFreq && a.table == b.table &&
-         sameFactor(a.factor, b.factor);
+         a.wrapPositions == b.wrapPositions && a.invFreq == b.invFreq &&
+         a.table == b.table && sameFactor(a.factor, b.factor);
 }
 
 /// Reads one rotary table operand per `width`. Interleaved tables may also

@@ -29,7 +29,8 @@
 // STATS-NEXT: posenc-raise-rotary: 1 raised-rotary, 1 raised-partial-rotary
 // STATS-NEXT: remark: rotary raised with cos/sin tables sliced
 // STATS-NEXT: posenc-raise-rotary: 1 raised-rotary, 1 raised-partial-rotary
-// STATS-NEXT: posenc-raise-rotary: 0 raised-rotary, 0 raised-partial-rotary
+// STATS-NEXT: remark: rotary raised; inv_freq equals the unscaled ladder
+// STATS-NEXT: posenc-raise-rotary: 1 raised-rotary, 1 raised-partial-rotary
 // STATS-NEXT: posenc-raise-rotary: 0 raised-rotary, 0 raised-partial-rotary
 // STATS-NEXT: posenc-raise-rotary: 0 raised-rotary, 0 raised-partial-rotary
 // STATS-NEXT: posenc-raise-rotary: 0 raised-rotary, 0 raised-partial-rotary
@@ -795,13 +796,23 @@ func.func @table_argument(%x: tensor<1x4x2x16xf32>, %table: tensor<8x8xf32>) -> 
 
 // -----
 
-// Near miss of runtime_positions: with the negative-index wrap, position -1
-// reads row 7, which no angle -1 * w reproduces.
+// runtime_positions through PyTorch's negative-index wrap (HF GPT-J's
+// embed_positions[position_ids]): position -1 reads row 7, so the rotary
+// reads the wrapped positions `p < 0 ? p + 8 : p`, computed before it.
 // CHECK-LABEL: func.func @runtime_positions_wrapped(
-// CHECK-NOT: posenc.rotary
-// CHECK: tensor.concat dim(4)
-// CHECK-NOT: posenc.rotary
-// CHECK: return
+// CHECK-SAME: %[[X:[^:]+]]: tensor<1x4x2x16xf32>, %[[POS:[^:]+]]: tensor<1x4xi64>
+// CHECK-DAG: %[[C8:.+]] = arith.constant 8 : i64
+// CHECK-DAG: %[[C0:.+]] = arith.constant 0 : i64
+// CHECK-DAG: %[[INV:.+]] = arith.constant dense<[1.000000e+00, 1.000000e-01, 0.00999999977, 1.000000e-03]> : tensor<4xf32>
+// CHECK: %[[P:.+]] = tensor.collapse_shape %[[POS]] {{\[\[}}0, 1]] : tensor<1x4xi64> into tensor<4xi64>
+// CHECK: %[[W:.+]] = linalg.generic {{.*}} ins(%[[P]] : tensor<4xi64>)
+// CHECK-NEXT: ^bb0(%[[IN:.+]]: i64, %{{.+}}: i64):
+// CHECK-NEXT: %[[NEG:.+]] = arith.cmpi slt, %[[IN]], %[[C0]] : i64
+// CHECK-NEXT: %[[ADD:.+]] = arith.addi %[[IN]], %[[C8]] : i64
+// CHECK-NEXT: %[[SEL:.+]] = arith.select %[[NEG]], %[[ADD]], %[[IN]] : i64
+// CHECK-NEXT: linalg.yield %[[SEL]] : i64
+// CHECK: %[[R:.+]] = posenc.rotary %[[X]] interleaved dim 8 inv_freq(%[[INV]] : tensor<4xf32>) positions(%[[W]] : tensor<4xi64>) {token_dim = 1 : i64} : tensor<1x4x2x16xf32>
+// CHECK-NEXT: return %[[R]]
 #id1 = affine_map<(d0) -> (d0)>
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #rowpos = affine_map<(d0, d1, d2) -> (0, d1)>
