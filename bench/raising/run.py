@@ -150,7 +150,8 @@ def summarize_stats(text: str):
     if g("raised-sinusoidal"):
         parts.append(f"{g('raised-sinusoidal')} sinusoidal")
     if g("raised-attention"):
-        extra = [w for k, w in (("raised-causal-masks", "causal"), ("raised-repeat-kv", "GQA"))
+        extra = [w for k, w in (("raised-causal-masks", "causal"), ("raised-repeat-kv", "GQA"),
+                                ("raised-key-masks", "key mask"))
                  if g(k)]
         parts.append(f"{g('raised-attention')} attention" + (f" ({', '.join(extra)})" if extra
                                                              else ""))
@@ -160,7 +161,8 @@ def summarize_stats(text: str):
         parts.append("rotary fused")
     known = {"raised-rotary", "raised-partial-rotary", "raised-alibi", "raised-slope-configs",
              "folded-key-slices", "erased-scans", "raised-learned-absolute", "raised-sinusoidal",
-             "raised-attention", "raised-causal-masks", "raised-repeat-kv", "fused-rotary"}
+             "raised-attention", "raised-causal-masks", "raised-repeat-kv", "fused-rotary",
+             "raised-key-masks"}
     parts += [f"{n} {k}" for k, n in stats.items() if n and k not in known]
     return ", ".join(parts), bool(g("raised-attention")), stats
 

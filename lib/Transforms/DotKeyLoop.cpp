@@ -175,6 +175,8 @@ private:
   /// Query row `r`'s position (i64) and ALiBi slope.
   Value rowPosition(Value r);
   Value rowSlope(Value r);
+  /// `lanes` entries of a tile's [rows] vector from `key0` (0 past its end).
+  Value readLanes(Value perKey, Value key0);
   /// Pushes the lane partials of the next key (in feed order) into a row's
   /// transposing reduction, combining equal levels.
   void push(SmallVectorImpl<Partial> &stack, Value partial);
@@ -286,6 +288,14 @@ Value DotKernel::rowPosition(Value r) {
   return toI64(b, loc, add(block.qOffset, i));
 }
 
+Value DotKernel::readLanes(Value perKey, Value key0) {
+  Type element = cast<RankedTensorType>(perKey.getType()).getElementType();
+  return vector::TransferReadOp::create(
+      b, loc, VectorType::get({lanes}, element), perKey, ValueRange{key0},
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(element)),
+      ArrayRef<bool>{exact});
+}
+
 Value DotKernel::rowSlope(Value r) {
   Value g = b.createOrFold<arith::DivUIOp>(loc, r, index(rowsPerHead));
   return tensor::ExtractOp::create(b, loc, block.slopes, g);
@@ -345,11 +355,7 @@ void DotKernel::emitScores(LoopState &state) {
     if (tile.positions) {
       Type element =
           cast<RankedTensorType>(tile.positions.getType()).getElementType();
-      Value positions = vector::TransferReadOp::create(
-          b, loc, VectorType::get({lanes}, element), tile.positions,
-          ValueRange{key0},
-          arith::ConstantOp::create(b, loc, b.getZeroAttr(element)),
-          ArrayRef<bool>{exact});
+      Value positions = readLanes(tile.positions, key0);
       auto i64 = VectorType::get({lanes}, b.getI64Type());
       if (element.isIndex())
         kPositions = arith::IndexCastOp::create(b, loc, i64, positions);
@@ -370,14 +376,8 @@ void DotKernel::emitScores(LoopState &state) {
                               laneIndices()),
         splat(toI64(b, loc, add(lastRow, index(1)))));
   if (tile.keyMask) {
-    Type element =
-        cast<RankedTensorType>(tile.keyMask.getType()).getElementType();
-    Value entries = vector::TransferReadOp::create(
-        b, loc, VectorType::get({lanes}, element), tile.keyMask,
-        ValueRange{key0},
-        arith::ConstantOp::create(b, loc, b.getZeroAttr(element)),
-        ArrayRef<bool>{exact});
-    missing = orMasks(b, loc, missing, emitKeyMaskHides(b, loc, entries));
+    missing = orMasks(b, loc, missing,
+                      emitKeyMaskHides(b, loc, readLanes(tile.keyMask, key0)));
   }
 
   // Per row (an scf.for, for the same reason): the transposing reduction of

@@ -492,20 +492,7 @@ def attention_key_lengths(run, rng):
                 args.append(f"%len: {lt}")
                 inputs.append(np.asarray(lengths, np.int32 if elem == "i32" else np.int64))
             text += f" key_lengths(%len : {lt})"
-            if extra == "rope_only_positions":
-                # HF after left padding: RoPE at position_ids (gaps), masks
-                # by index.
-                inv64, rope_pre, rope_text = rope_clause(D)
-                kpos = np.cumsum(rng.integers(1, 3, size=(B, Sk)), axis=1) - 1
-                qpos = np.ascontiguousarray(kpos[:, Sk - Sq:])
-                args += [f"%qp: {tensor((B, Sq), 'i64')}", f"%kp: {tensor((B, Sk), 'i64')}"]
-                inputs += [qpos, kpos]
-                pre += rope_pre
-                text += (rope_text + f" q_positions(%qp : {tensor((B, Sq), 'i64')})"
-                         f" k_positions(%kp : {tensor((B, Sk), 'i64')}) rope_only_positions")
-                ref_kw.update(inv_freq=inv64, rotary_dim=D, q_positions=qpos, k_positions=kpos,
-                              rope_only_positions=True)
-            elif extra:
+            if extra:
                 inv64, rope_pre, rope_text = rope_clause(D)
                 pre += rope_pre
                 sinks = (math.log(Sk) + rng.uniform(-2, 2, Hq)).astype(np.float32)
@@ -522,6 +509,24 @@ def attention_key_lengths(run, rng):
             check(f"attention key_lengths={lengths} ({elem}) B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} "
                   f"Sk={Sk} D={D} {clauses} {extra} {opts or ''}", bool(np.all(err <= 2e-5)),
                   f"max err {err.max():.3g}")
+
+
+def rope_only_positions(rng, B, Sq, Sk, D, args, inputs, ref_kw):
+    """HF after left padding: RoPE at position_ids with gaps, masks by index
+    (rope_only_positions). Appends the position arguments and inputs and the
+    reference keywords (the clauses under "_clauses"); returns the rope
+    frequencies' prelude."""
+    inv64, rope_pre, rope_text = rope_clause(D)
+    kpos = np.cumsum(rng.integers(1, 3, size=(B, Sk)), axis=1) - 1
+    qpos = np.ascontiguousarray(kpos[:, Sk - Sq:])
+    qt, kt = tensor((B, Sq), "i64"), tensor((B, Sk), "i64")
+    args += [f"%qp: {qt}", f"%kp: {kt}"]
+    inputs += [qpos, kpos]
+    ref_kw.update(inv_freq=inv64, rotary_dim=D, q_positions=qpos, k_positions=kpos,
+                  rope_only_positions=True,
+                  _clauses=(rope_text + f" q_positions(%qp : {qt}) k_positions(%kp : {kt})"
+                            " rope_only_positions"))
+    return rope_pre
 
 
 def attention_key_mask(run, rng):
@@ -566,18 +571,8 @@ def attention_key_mask(run, rng):
             text += f" key_mask(%m : {mt})"
             ref_kw.update(key_mask=mask)
             if extra == "rope_only_positions":
-                # HF after left padding: RoPE at position_ids (gaps), masks
-                # by index.
-                inv64, rope_pre, rope_text = rope_clause(D)
-                kpos = np.cumsum(rng.integers(1, 3, size=(B, Sk)), axis=1) - 1
-                qpos = np.ascontiguousarray(kpos[:, Sk - Sq:])
-                args += [f"%qp: {tensor((B, Sq), 'i64')}", f"%kp: {tensor((B, Sk), 'i64')}"]
-                inputs += [qpos, kpos]
-                pre += rope_pre
-                text += (rope_text + f" q_positions(%qp : {tensor((B, Sq), 'i64')})"
-                         f" k_positions(%kp : {tensor((B, Sk), 'i64')}) rope_only_positions")
-                ref_kw.update(inv_freq=inv64, rotary_dim=D, q_positions=qpos, k_positions=kpos,
-                              rope_only_positions=True)
+                pre += rope_only_positions(rng, B, Sq, Sk, D, args, inputs, ref_kw)
+                text += ref_kw.pop("_clauses")
             elif extra:
                 inv64, rope_pre, rope_text = rope_clause(D)
                 pre += rope_pre
