@@ -535,9 +535,9 @@ def attention_key_mask(run, rng):
     masked and give 0), random holes in a prefill whose key tiles divide Sk
     and in one that ends in a partial tile, a split decode with one sequence
     fully masked, the dot-product decode loop; i1, i8, i32 and i64 masks,
-    with RoPE, a window, sinks and key_lengths, and with RoPE at positions
-    with gaps that mask nothing (rope_only_positions); against the fp64
-    reference (tolerance 2e-5)."""
+    with RoPE, a window, sinks and key_lengths, with RoPE at positions with
+    gaps that mask nothing (rope_only_positions), and with dynamic lengths;
+    against the fp64 reference (tolerance 2e-5)."""
     cases = [
         # (B, Hq, Hkv, Sq, Sk, D, mask kind, elem, clauses, keywords, pipeline)
         (2, 8, 2, 16, 16, 32, "left", "i64", "causal", dict(causal=True), None),
@@ -551,8 +551,11 @@ def attention_key_mask(run, rng):
          "attention-vector-width=8"),
     ]
     np_types = {"i1": np.bool_, "i8": np.int8, "i32": np.int32, "i64": np.int64}
-    for B, Hq, Hkv, Sq, Sk, D, kind, elem, clauses, kw, opts in cases:
-        for extra in ("", "rope sinks lengths", "rope_only_positions"):
+    for index, (B, Hq, Hkv, Sq, Sk, D, kind, elem, clauses, kw, opts) in enumerate(cases):
+        # Dynamic lengths (q, k, v and the mask cast to `?`): a prefill that
+        # ends in a partial key tile, a split decode.
+        dynamic = ("dynamic",) if index in (2, 3) else ()
+        for extra in ("", "rope sinks lengths", "rope_only_positions") + dynamic:
             q, k, v, types, args = local_inputs(rng, B, Hq, Hkv, Sq, Sk, D)
             mask = np.ones((B, Sk), np.int64)
             if kind == "left":    # HF's left padding: row b starts late
@@ -568,12 +571,17 @@ def attention_key_mask(run, rng):
             mt = tensor((B, Sk), elem)
             args.append(f"%m: {mt}")
             inputs, pre, text, ref_kw = [q, k, v, mask], "", clauses, dict(kw)
-            text += f" key_mask(%m : {mt})"
+            if extra == "dynamic":
+                dt = f"tensor<{B}x?x{elem}>"
+                pre += f"  %md = tensor.cast %m : {mt} to {dt}\n"
+                text += f" key_mask(%md : {dt})"
+            else:
+                text += f" key_mask(%m : {mt})"
             ref_kw.update(key_mask=mask)
             if extra == "rope_only_positions":
                 pre += rope_only_positions(rng, B, Sq, Sk, D, args, inputs, ref_kw)
                 text += ref_kw.pop("_clauses")
-            elif extra:
+            elif extra == "rope sinks lengths":
                 inv64, rope_pre, rope_text = rope_clause(D)
                 pre += rope_pre
                 sinks = (math.log(Sk) + rng.uniform(-2, 2, Hq)).astype(np.float32)
@@ -584,8 +592,8 @@ def attention_key_mask(run, rng):
                          f" key_lengths(%len : {tensor((B,), 'i32')})")
                 ref_kw.update(inv_freq=inv64, rotary_dim=D, sinks=sinks, key_lengths=lengths)
             pipeline = f"posenc-cpu-pipeline{{{opts}}}" if opts else None
-            (got,) = run(attention_module(args, pre, " " + text, types), inputs,
-                         pipeline=pipeline)
+            build = dynamic_attention_module if extra == "dynamic" else attention_module
+            (got,) = run(build(args, pre, " " + text, types), inputs, pipeline=pipeline)
             expect = ref.attention(*(x.astype(np.float64) for x in (q, k, v)), **ref_kw)
             err = np.abs(got - expect)
             check(f"attention key_mask={kind} ({elem}) B={B} Hq={Hq} Hkv={Hkv} Sq={Sq} "
