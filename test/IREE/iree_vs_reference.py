@@ -162,6 +162,37 @@ func.func @f(%q: tensor<1x8x32x64xf32>, %k: tensor<1x2x32x64xf32>,
     check("attention_alibi_causal", got, want)
 
 
+def attention_key_mask_rope_only(opt, rng):
+    # Issue 24: HF's attention_mask (left padding) as key_mask, RoPE at
+    # position_ids with gaps (rope_only_positions), causal GQA.
+    src = """
+func.func @f(%q: tensor<2x8x32x64xf32>, %k: tensor<2x2x32x64xf32>,
+             %v: tensor<2x2x32x64xf32>, %m: tensor<2x32xi64>,
+             %pos: tensor<2x32xi64>) -> tensor<2x8x32x64xf32> {
+  %inv = arith.constant dense<%INV%> : tensor<32xf64>
+  %o = posenc.attention %q, %k, %v causal
+      rope(<layout = half_split, rotary_dim = 64>, %inv : tensor<32xf64>)
+      q_positions(%pos : tensor<2x32xi64>) k_positions(%pos : tensor<2x32xi64>)
+      rope_only_positions key_mask(%m : tensor<2x32xi64>)
+      : tensor<2x8x32x64xf32>, tensor<2x2x32x64xf32>, tensor<2x2x32x64xf32>
+      -> tensor<2x8x32x64xf32>
+  return %o : tensor<2x8x32x64xf32>
+}"""
+    inv = ref.inv_freq(64, 10000.0)[0]
+    src = src.replace("%INV%", "[" + ", ".join(repr(float(x)) for x in inv) + "]")
+    q = rng.standard_normal((2, 8, 32, 64)).astype(np.float32)
+    k = rng.standard_normal((2, 2, 32, 64)).astype(np.float32)
+    v = rng.standard_normal((2, 2, 32, 64)).astype(np.float32)
+    mask = np.ones((2, 32), np.int64)
+    mask[1, :9] = 0
+    pos = np.cumsum(rng.integers(1, 3, size=(2, 32)), axis=1) - 1
+    (got,) = pi.build(opt, src)("f", q, k, v, mask, pos)
+    want = ref.attention(q, k, v, causal=True, inv_freq=inv, rotary_dim=64,
+                         q_positions=pos, k_positions=pos, rope_only_positions=True,
+                         key_mask=mask)
+    check("attention_key_mask_rope_only", got, want)
+
+
 def hf_import_llama32(opt, rng, translate):
     # The user-guide flow: Llama-3.2-1B's config.json -> posenc-translate
     # -> posenc-to-linalg-pipeline -> IREE.
@@ -218,7 +249,8 @@ def hf_import_gqa(opt, rng, translate, hq, hkv):
 
 
 CASES = [rope_llama3_f64, rope_yarn_interleaved_partial, alibi_symmetric,
-         alibi_key_linear_shard, attention_rope_gqa_causal, attention_alibi_causal]
+         alibi_key_linear_shard, attention_rope_gqa_causal, attention_alibi_causal,
+         attention_key_mask_rope_only]
 
 
 def main():
