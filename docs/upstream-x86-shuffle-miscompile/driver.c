@@ -1,6 +1,6 @@
-#include <stdio.h>
 // Runs the reduced posenc kernel (reduction.ll) on [1, 4, 3, 4, 7] f32 inputs
 // and checks each of the 48 row maxima against a scalar loop.
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <math.h>
