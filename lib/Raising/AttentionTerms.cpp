@@ -123,18 +123,17 @@ static std::optional<double> keepZeroFill(const Elementwise &select) {
 
 /// The key-validity part of classifyKeyMask: `valid` ([B?, 1?, Sq, Sk] i1,
 /// read through `map`) is false where the positional mask hides a key and
-/// the key's own `[B, Sk]` validity entry elsewhere; `fill` fills the rest.
+/// the key's own `[B, Sk]` validity entry elsewhere.
 static LogicalResult classifyKeyValidity(Value valid, AffineMap map,
-                                         const LogitsSpace &space, double fill,
+                                         const LogitsSpace &space,
                                          Terms &terms) {
   if (terms.keyMask)
     return failure();
-  Value cond = valid;
-  auto type = cast<RankedTensorType>(cond.getType());
+  auto type = cast<RankedTensorType>(valid.getType());
   std::optional<SmallVector<unsigned>> dims = nonUnitDims(map, type);
   if (!dims || llvm::is_contained(*dims, space.head))
     return failure();
-  std::optional<KeyMaskedTensor> mask = evaluateKeyMaskedTensor(cond);
+  std::optional<KeyMaskedTensor> mask = evaluateKeyMaskedTensor(valid);
   if (!mask)
     return failure();
   auto keysType = cast<RankedTensorType>(mask->keys.getType());
@@ -183,7 +182,6 @@ static LogicalResult classifyKeyValidity(Value valid, AffineMap map,
           terms)))
     return failure();
   terms.keyMask = mask->keys;
-  terms.finiteKeyFill = std::isfinite(fill);
   return success();
 }
 
@@ -193,11 +191,9 @@ LogicalResult mlir::posenc::raising::classifyKeyMask(Value term, AffineMap map,
   auto select = matchElementwise<arith::SelectOp>(term);
   if (!select || !select->getInput(0) || !select->isIdentityInput(0))
     return failure();
-  std::optional<double> fill = keepZeroFill(*select);
-  if (!fill)
+  if (!keepZeroFill(*select))
     return failure();
-  return classifyKeyValidity(select->getInput(0)->get(), map, space, *fill,
-                             terms);
+  return classifyKeyValidity(select->getInput(0)->get(), map, space, terms);
 }
 
 /// MPT's `masked_fill(where(valid, 0, fill) != 0, ...)`: `valid` behind the
@@ -257,8 +253,7 @@ LogicalResult mlir::posenc::raising::classifySelectMask(
   auto values = rowColumnValues(cond->get(), select.getMap(0), space);
   if (!values) {
     Value valid = validityBehindMaskedCondition(cond->get());
-    return valid ? classifyKeyValidity(valid, select.getMap(0), space, *fill,
-                                       terms)
+    return valid ? classifyKeyValidity(valid, select.getMap(0), space, terms)
                  : failure();
   }
   return classifyPositionalMask(

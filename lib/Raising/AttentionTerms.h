@@ -34,9 +34,6 @@ struct Terms {
   AlibiOp alibi;
   /// HF's `attention_mask != 0` ([B, Sk] i1): keys hidden where false.
   Value keyMask;
-  /// Whether the key mask fills with a finite logit (eager's dtype minimum;
-  /// SDPA's -inf): a row whose keys are all padding then averages V.
-  bool finiteKeyFill = false;
 
   bool hasMask() const { return causal || windowLeft || chunk; }
 };

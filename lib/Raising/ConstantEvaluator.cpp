@@ -8,11 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ConstantEvaluatorOps.h"
+
 #include "posenc/Raising/Match.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -24,19 +25,6 @@
 using namespace mlir;
 using namespace mlir::posenc;
 using namespace mlir::posenc::raising;
-
-/// `x` rounded to the float type `type` as a program computing in it rounds
-/// (integers and f64 stay).
-static double roundTo(Type type, double x) {
-  auto floatType = dyn_cast<FloatType>(type);
-  if (!floatType || floatType.isF64())
-    return x;
-  APFloat value(x);
-  bool lost;
-  value.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                &lost);
-  return value.convertToDouble();
-}
 
 namespace {
 /// Evaluates static tensors computed from constants (see
@@ -455,8 +443,9 @@ private:
         for (auto [o, x] : llvm::zip_equal(step.operands, args))
           literal |= o.boolean && x >= kLiteral;
         std::optional<double> value = literal ? applyToLiteral(*step.op, args)
-                                      : step.table ? readTable(step, args)
-                                                   : apply(*step.op, args);
+                                      : step.table
+                                          ? readTable(step, args)
+                                          : applyScalarOp(*step.op, args);
         if (!value)
           return std::nullopt;
         slots[step.result] = *value;
@@ -472,30 +461,6 @@ private:
     return result;
   }
 
-  /// `op` on operands of which some are elements of the symbol: only what is
-  /// exact whatever their values (false and x, true or x, x and x, a
-  /// select on a constant condition).
-  static std::optional<double> applyToLiteral(Operation &op,
-                                              ArrayRef<double> a) {
-    if (isa<arith::AndIOp>(op)) {
-      if (a[0] == 0.0 || a[1] == 0.0)
-        return 0.0;
-      if (a[0] == 1.0 || a[0] == a[1])
-        return a[1];
-      return a[1] == 1.0 ? std::optional(a[0]) : std::nullopt;
-    }
-    if (isa<arith::OrIOp>(op)) {
-      if (a[0] == 1.0 || a[1] == 1.0)
-        return 1.0;
-      if (a[0] == 0.0 || a[0] == a[1])
-        return a[1];
-      return a[1] == 0.0 ? std::optional(a[0]) : std::nullopt;
-    }
-    if (isa<arith::SelectOp>(op) && a[0] < kLiteral)
-      return a[0] != 0.0 ? a[1] : a[2];
-    return std::nullopt;
-  }
-
   /// The element of an extract step's table at `indices`; nullopt out of
   /// bounds (the program's behaviour is undefined there).
   static std::optional<double> readTable(const Step &step,
@@ -508,130 +473,6 @@ private:
       offset = offset * extent + int64_t(x);
     }
     return (*step.table)[offset];
-  }
-
-  /// `op` on `a`, rounded to its float result type as the program rounds.
-  static std::optional<double> apply(Operation &op, ArrayRef<double> a) {
-    std::optional<double> r = applyExact(op, a);
-    if (!r || op.getNumResults() != 1)
-      return r;
-    return roundTo(op.getResult(0).getType(), *r);
-  }
-
-  static std::optional<double> applyExact(Operation &op, ArrayRef<double> a) {
-    if (isa<cf::AssertOp>(op))
-      return a[0] != 0 ? std::optional(a[0]) : std::nullopt;
-    if (isa<math::PowFOp>(op))
-      return std::pow(a[0], a[1]);
-    if (isa<math::AbsFOp, math::AbsIOp>(op))
-      return std::abs(a[0]);
-    if (isa<math::FloorOp>(op))
-      return std::floor(a[0]);
-    // Llama 4's temperature tables; a library's f32 log1p may differ from
-    // this rounding by an ulp: users of the values compare with a tolerance.
-    if (isa<math::Log1pOp>(op))
-      return std::log1p(a[0]);
-    // Narrowing an index to i32 (torch-mlir's int32 aranges): exact when
-    // the value fits, as it does for any position.
-    if (auto trunc = dyn_cast<arith::TruncIOp>(op)) {
-      unsigned width =
-          getElementTypeOrSelf(trunc.getType()).getIntOrFloatBitWidth();
-      if (width < 2 || width > 53 ||
-          std::abs(a[0]) >= std::ldexp(1.0, int(width) - 1))
-        return std::nullopt;
-      return a[0];
-    }
-    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp, arith::SIToFPOp,
-            arith::UIToFPOp, arith::ExtFOp>(op))
-      return a[0];
-    if (isa<arith::TruncFOp>(op))
-      return double(float(a[0]));
-    if (isa<arith::FPToSIOp>(op))
-      return std::trunc(a[0]);
-    if (isa<arith::AddIOp, arith::AddFOp>(op))
-      return a[0] + a[1];
-    if (isa<arith::SubIOp, arith::SubFOp>(op))
-      return a[0] - a[1];
-    if (isa<arith::MulIOp, arith::MulFOp>(op))
-      return a[0] * a[1];
-    if (isa<arith::DivFOp>(op))
-      return a[0] / a[1];
-    if (isa<arith::NegFOp>(op))
-      return -a[0];
-    if (isa<arith::SelectOp>(op))
-      return a[0] != 0 ? a[1] : a[2];
-    if (isa<arith::AndIOp>(op))
-      return double(a[0] != 0 && a[1] != 0);
-    if (isa<arith::OrIOp>(op))
-      return double(a[0] != 0 || a[1] != 0);
-    if (isa<arith::XOrIOp>(op) && op.getResult(0).getType().isInteger(1))
-      return double((a[0] != 0) != (a[1] != 0));
-    if (isa<arith::MaximumFOp, arith::MaxSIOp>(op))
-      return std::max(a[0], a[1]);
-    if (isa<arith::MinimumFOp, arith::MinSIOp>(op))
-      return std::min(a[0], a[1]);
-    if (auto cmp = dyn_cast<arith::CmpIOp>(op))
-      return compareInts(cmp.getPredicate(), a[0], a[1]);
-    if (auto cmp = dyn_cast<arith::CmpFOp>(op))
-      return compareFloats(cmp.getPredicate(), a[0], a[1]);
-    return std::nullopt;
-  }
-
-  static std::optional<double> compareInts(arith::CmpIPredicate predicate,
-                                           double a, double b) {
-    switch (predicate) {
-    case arith::CmpIPredicate::eq:
-      return double(a == b);
-    case arith::CmpIPredicate::ne:
-      return double(a != b);
-    case arith::CmpIPredicate::slt:
-      return double(a < b);
-    case arith::CmpIPredicate::sle:
-      return double(a <= b);
-    case arith::CmpIPredicate::sgt:
-      return double(a > b);
-    case arith::CmpIPredicate::sge:
-      return double(a >= b);
-    default: // unsigned compares of non-negative indices only
-      if (a < 0 || b < 0)
-        return std::nullopt;
-      switch (predicate) {
-      case arith::CmpIPredicate::ult:
-        return double(a < b);
-      case arith::CmpIPredicate::ule:
-        return double(a <= b);
-      case arith::CmpIPredicate::ugt:
-        return double(a > b);
-      default:
-        return double(a >= b);
-      }
-    }
-  }
-
-  static std::optional<double> compareFloats(arith::CmpFPredicate predicate,
-                                             double a, double b) {
-    switch (predicate) {
-    case arith::CmpFPredicate::OEQ:
-    case arith::CmpFPredicate::UEQ:
-      return double(a == b);
-    case arith::CmpFPredicate::OLT:
-    case arith::CmpFPredicate::ULT:
-      return double(a < b);
-    case arith::CmpFPredicate::OLE:
-    case arith::CmpFPredicate::ULE:
-      return double(a <= b);
-    case arith::CmpFPredicate::OGT:
-    case arith::CmpFPredicate::UGT:
-      return double(a > b);
-    case arith::CmpFPredicate::OGE:
-    case arith::CmpFPredicate::UGE:
-      return double(a >= b);
-    case arith::CmpFPredicate::ONE:
-    case arith::CmpFPredicate::UNE:
-      return double(a != b);
-    default:
-      return std::nullopt;
-    }
   }
 
   int64_t maxElements;
