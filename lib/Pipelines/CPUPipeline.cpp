@@ -73,7 +73,8 @@ static void addLoopsAndVectors(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
   }
   pm.addPass(createCanonicalizerPass());
-  pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMultiReductionPass());
+  // Upstream's lowering, except for odd lane counts (LLVM 22 x86 fault).
+  pm.addNestedPass<func::FuncOp>(createPosEncLowerMultiReductions());
   pm.addNestedPass<func::FuncOp>(vector::createLowerVectorMaskPass());
   VectorTransferToSCFOptions transfers;
   transfers.enableFullUnroll();

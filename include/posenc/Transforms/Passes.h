@@ -3,6 +3,7 @@
 #ifndef POSENC_TRANSFORMS_PASSES_H
 #define POSENC_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {

@@ -241,6 +241,45 @@ def PosEncLowerI1VectorMemory
   ];
 }
 
+def PosEncLowerMultiReductions
+    : Pass<"posenc-lower-multi-reductions"> {
+  let summary = "Lower vector.multi_reduction as upstream does, keeping "
+                "non-power-of-two parallel lanes off the x86 backend's "
+                "faulty path";
+  let description = [{
+    Upstream's `lower-vector-multi-reduction` lowers every
+    `vector.multi_reduction` one way: `inner-parallel` (the default) moves
+    the reduced dimensions outermost and combines rows of the flattened
+    parallel lanes elementwise. When those lanes are not a power of two,
+    LLVM 22's x86 instruction selection (SelectionDAG, with AVX) can
+    compute wrong values for the transposing shuffles and the reduction
+    over the odd-width vectors (24 lanes of a `[1, 4, 3, 4, 7]` row max at
+    `vector-width=32`: docs/upstream-x86-shuffle-miscompile.md, D12 in
+    docs/testing.md).
+
+    This pass lowers the multi-reductions whose parallel lanes (the product
+    of the kept dimensions) are not a power of two with `inner-reduction`
+    (one `vector.reduction` per kept element), the others with
+    `lowering` (upstream's patterns in both cases, masked reductions
+    included). Upstream's pass is this one with every reduction counted as
+    a power of two.
+  }];
+  let options = [
+    Option<"lowering", "lowering", "::mlir::vector::VectorMultiReductionLowering",
+           /*default=*/"::mlir::vector::VectorMultiReductionLowering::InnerParallel",
+           "Lowering of the multi-reductions with power-of-two parallel lanes",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::vector::VectorMultiReductionLowering::InnerParallel,
+                        "inner-parallel", "reduce across rows of parallel lanes"),
+             clEnumValN(::mlir::vector::VectorMultiReductionLowering::InnerReduction,
+                        "inner-reduction", "one vector.reduction per kept element"))}]>
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def PosEncExpandPartialWrites : Pass<"posenc-expand-partial-writes"> {
   let summary = "Give vector.transfer_writes that cover part of a tensor the "
                 "full-rank form that one-shot-bufferize reads correctly";
