@@ -40,7 +40,6 @@ import torch
 import torch.nn as nn
 
 import transformers
-from torch_mlir import fx
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_DIR = os.path.join(ROOT, "test", "Raising", "Models")
@@ -673,6 +672,8 @@ def export(spec: Spec, wrapper: nn.Module, args, posenc_opt: str) -> str:
             if node.target is torch.ops.aten._assert_tensor_metadata.default:
                 graph.erase_node(node)
         program.graph_module.recompile()
+    from torch_mlir import fx  # here: scripts/export_iree_input.py needs no torch-mlir
+
     module = fx.export_and_import(
         program, *args, output_type="linalg-on-tensors", func_name=spec.name
     )

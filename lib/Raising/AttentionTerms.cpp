@@ -261,6 +261,23 @@ LogicalResult mlir::posenc::raising::classifySelectMask(
       terms);
 }
 
+LogicalResult mlir::posenc::raising::classifyKeepMask(Value keep, AffineMap map,
+                                                      const LogitsSpace &space,
+                                                      Terms &terms) {
+  auto values = rowColumnValues(keep, map, space);
+  if (!values)
+    return classifyKeyValidity(keep, map, space, terms);
+  bool allKept = true;
+  for (int64_t i = 0; i < space.sq; ++i)
+    for (int64_t j = 0; j < space.sk; ++j)
+      allKept &= (*values)(i, j) != 0.0;
+  if (allKept)
+    return success();
+  return classifyPositionalMask(
+      space, [&](int64_t i, int64_t j) { return (*values)(i, j) == 0.0; },
+      terms);
+}
+
 /// True when `alibi` biases the logits as posenc.attention's alibi would,
 /// with query positions `i + Sk - Sq` (the causal mask's alignment) and key
 /// positions `j`, up to what softmax cancels. A key-linear bias reads no

@@ -77,6 +77,13 @@ LogicalResult classifySelectMask(const Elementwise &select,
 LogicalResult classifyKeyMask(Value term, AffineMap map,
                               const LogitsSpace &space, Terms &terms);
 
+/// A boolean mask that keeps the logits where it is true (the `i1` mask of
+/// SDPA and of IREE's attention op), read through `map`: constant and
+/// positional as classifyMask accepts (or all true), or HF's padding mask
+/// as classifyKeyMask accepts behind its select.
+LogicalResult classifyKeepMask(Value keep, AffineMap map,
+                               const LogitsSpace &space, Terms &terms);
+
 /// A posenc.alibi bias `[B?, H, Sq?, Sk]` read with heads on the head axis
 /// and keys on the key axis, from the attention's positions.
 LogicalResult classifyAlibi(Value term, AffineMap map, const LogitsSpace &space,

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttentionOperands.h"
 #include "AttentionSoftmax.h"
 #include "AttentionTerms.h"
 #include "RaisingDriver.h"
@@ -36,227 +37,6 @@ using namespace mlir::posenc::raising;
 
 namespace {
 
-/// The source of `collapse_shape(src)` when `reassociation` is exactly
-/// `groups`.
-Value collapsedFrom(Value v, ArrayRef<ReassociationIndices> groups) {
-  auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>();
-  if (!collapse || collapse.getReassociationIndices() !=
-                       SmallVector<ReassociationIndices>(groups))
-    return Value();
-  return collapse.getSrc();
-}
-
-/// A copy-broadcast of a rank-4 tensor over a new axis `groupAxis` of a
-/// rank-5 result (GQA's repeat_kv); returns the source.
-Value matchGroupBroadcast(Value v, unsigned groupAxis) {
-  auto generic = v.getDefiningOp<linalg::GenericOp>();
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumResults() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      cast<RankedTensorType>(v.getType()).getRank() != 5)
-    return Value();
-  Block *body = generic.getBody();
-  if (!body->without_terminator().empty() ||
-      body->getTerminator()->getOperand(0) != body->getArgument(0))
-    return Value();
-  Value src = generic.getDpsInputs()[0];
-  MLIRContext *ctx = v.getContext();
-  SmallVector<AffineExpr> kept;
-  for (unsigned d = 0; d < 5; ++d)
-    if (d != groupAxis)
-      kept.push_back(getAffineDimExpr(d, ctx));
-  if (generic.getIndexingMapsArray()[0] != AffineMap::get(5, 0, kept, ctx) ||
-      !generic.getIndexingMapsArray()[1].isIdentity())
-    return Value();
-  return src;
-}
-
-/// K or V as posenc.attention reads them, `[B, Hkv, S, D]`: `value`, or
-/// its head transpose when `tokenMajor` (`value` is `[B, S, Hkv, D]`, built
-/// at rewrite time); `groups` query heads share each kv head.
-struct KvSource {
-  Value value;
-  bool tokenMajor = false;
-  int64_t groups = 1;
-
-  int64_t numHeads() const {
-    return cast<RankedTensorType>(value.getType())
-        .getDimSize(tokenMajor ? 2 : 1);
-  }
-};
-
-/// `[B, S, H, D]` K or V through an optional repeat_kv over `[B, S, Hkv, D]`
-/// (Meta's reference code repeats before the head transpose).
-KvSource readTokenMajor(Value bshd) {
-  if (Value src5 = collapsedFrom(bshd, {{0}, {1}, {2, 3}, {4}}))
-    if (Value kv = matchGroupBroadcast(src5, 3))
-      return {kv, true, cast<RankedTensorType>(src5.getType()).getDimSize(3)};
-  return {bshd, true, 1};
-}
-
-/// K or V as the attention reads them: `[B, H, S, D]` through an optional
-/// repeat_kv, applied on `[B, Hkv, S, D]` (HF) or before the head transpose
-/// on `[B, S, Hkv, D]` (Meta's reference code).
-KvSource readThroughRepeatKv(Value v4) {
-  if (Value src5 = collapsedFrom(v4, {{0}, {1, 2}, {3}, {4}}))
-    if (Value kv = matchGroupBroadcast(src5, 2))
-      return {kv, false, cast<RankedTensorType>(src5.getType()).getDimSize(2)};
-  if (auto t = v4.getDefiningOp<linalg::TransposeOp>();
-      t && t.getPermutation() == ArrayRef<int64_t>{0, 2, 1, 3}) {
-    KvSource kv = readTokenMajor(t.getInput());
-    if (kv.groups > 1)
-      return kv;
-  }
-  return {v4, false, 1};
-}
-
-/// The 4-D K or V behind a batch-matmul operand `[B*H, S, D]`.
-std::optional<KvSource> kvFromBatchOperand(Value v3) {
-  if (Value src5 = collapsedFrom(v3, {{0, 1, 2}, {3}, {4}}))
-    if (Value kv = matchGroupBroadcast(src5, 2))
-      return KvSource{kv, false,
-                      cast<RankedTensorType>(src5.getType()).getDimSize(2)};
-  if (Value v4 = collapsedFrom(v3, {{0, 1}, {2}, {3}}))
-    return readThroughRepeatKv(v4);
-  return std::nullopt;
-}
-
-/// `[B, Hkv, S, D]` of `kv`: its value or a head transpose of it.
-Value headMajor(PatternRewriter &rewriter, Location loc, const KvSource &kv) {
-  if (!kv.tokenMajor)
-    return kv.value;
-  auto type = cast<RankedTensorType>(kv.value.getType());
-  ArrayRef<int64_t> shape = type.getShape();
-  Value init = tensor::EmptyOp::create(
-      rewriter, loc, ArrayRef<int64_t>{shape[0], shape[2], shape[1], shape[3]},
-      type.getElementType());
-  return linalg::TransposeOp::create(rewriter, loc, kv.value, init,
-                                     ArrayRef<int64_t>{0, 2, 1, 3})
-      ->getResult(0);
-}
-
-/// A `linalg.batch_matmul` with its default maps into a zero-filled init.
-linalg::BatchMatmulOp matchPlainBatchMatmul(Value v) {
-  auto bmm = v.getDefiningOp<linalg::BatchMatmulOp>();
-  if (!bmm || bmm.hasUserDefinedMaps())
-    return nullptr;
-  auto fill = bmm.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
-  std::optional<double> zero =
-      fill ? getConstantFloat(fill.getInputs()[0]) : std::nullopt;
-  if (!zero || *zero != 0.0)
-    return nullptr;
-  return bmm;
-}
-
-/// The key behind the transposed operand of the score matmul (`[B, H, D,
-/// Sk]` collapsed): `K^T` of `[B, H, Sk, D]` (through repeat_kv), or
-/// `[B, Sk, H, D]` transposed with `[0, 2, 3, 1]` (GPT-2, GPT-J, MPT).
-std::optional<KvSource> matchKey(Value kT, double &scale) {
-  // SDPA's decomposition scales K^T by sqrt(scale).
-  if (Value inner = peelScale(kT, scale))
-    kT = inner;
-  auto transpose = kT.getDefiningOp<linalg::TransposeOp>();
-  if (!transpose)
-    return std::nullopt;
-  if (transpose.getPermutation() == ArrayRef<int64_t>{0, 1, 3, 2})
-    return readThroughRepeatKv(transpose.getInput());
-  if (transpose.getPermutation() == ArrayRef<int64_t>{0, 2, 3, 1})
-    return readTokenMajor(transpose.getInput());
-  return std::nullopt;
-}
-
-/// A checked `softmax(Q K^T * scale + terms) V`, ready to build.
-struct AttentionMatch {
-  std::optional<QueryTemperature> temperature;
-  Value q;
-  KvSource key, value;
-  Value sinks;
-  Terms terms;
-  LogitsSpace space{};
-  double scale = 1.0;
-};
-
-/// The key_mask operand for the key validity `valid` ([B, Sk] i1): `x` when
-/// `valid` is `x != 0` of an integer `x`, else `valid`.
-Value keyMaskOperand(Value valid) {
-  auto ne = matchElementwise<arith::CmpIOp>(valid);
-  if (!ne || !ne->isIdentityInput(0) ||
-      cast<arith::CmpIOp>(ne->body).getPredicate() != arith::CmpIPredicate::ne)
-    return valid;
-  APInt zero;
-  Value scalar = ne->getScalar(1);
-  Value x = ne->getInput(0)->get();
-  Type element = getElementTypeOrSelf(x.getType());
-  if (!scalar || !matchPattern(scalar, m_ConstantInt(&zero)) ||
-      !zero.isZero() || !element.isSignlessInteger() ||
-      !llvm::is_contained({8u, 32u, 64u}, element.getIntOrFloatBitWidth()))
-    return valid;
-  return x;
-}
-
-/// Builds the posenc.attention of `m` for `pv`, collapsed to its
-/// `[B*H, Sq, Dv]` result.
-Value buildAttention(PatternRewriter &rewriter, linalg::BatchMatmulOp pv,
-                     const AttentionMatch &m) {
-  Location loc = pv.getLoc();
-  Value q = m.q;
-  QueryTemperatureAttr temperature;
-  if (m.temperature) {
-    auto qType = cast<RankedTensorType>(m.q.getType());
-    Value init = tensor::EmptyOp::create(rewriter, loc, qType.getShape(),
-                                         qType.getElementType());
-    q = linalg::TransposeOp::create(rewriter, loc, m.temperature->unscaled,
-                                    init, ArrayRef<int64_t>{0, 2, 1, 3})
-            .getResult()[0];
-    temperature = QueryTemperatureAttr::get(rewriter.getContext(),
-                                            m.temperature->floorScale,
-                                            m.temperature->attnScale);
-  }
-  Value k = headMajor(rewriter, loc, m.key);
-  Value vHeads = headMajor(rewriter, loc, m.value);
-  auto qType = cast<RankedTensorType>(m.q.getType());
-  auto vType = cast<RankedTensorType>(vHeads.getType());
-  auto resultType = RankedTensorType::get(
-      {qType.getDimSize(0), m.space.hq, m.space.sq, vType.getDimSize(3)},
-      qType.getElementType());
-  double defaultScale = 1.0 / std::sqrt(double(qType.getDimSize(3)));
-  FloatAttr scaleAttr;
-  if (float(m.scale) != float(defaultScale))
-    scaleAttr = rewriter.getF64FloatAttr(m.scale);
-  AlibiSlopesAttr alibiConfig;
-  Value alibiSlopes;
-  AlibiForm form = AlibiForm::symmetric;
-  Alignment alignment = Alignment::bottom_right;
-  if (AlibiOp alibi = m.terms.alibi) {
-    alibiConfig = alibi.getConfigAttr();
-    alibiSlopes = alibi.getSlopes();
-    form = alibi.getForm();
-    alignment = alibi.getAlignment();
-  }
-  auto attention = AttentionOp::create(
-      rewriter, loc, resultType, q, k, vHeads, Value(), Value(), alibiSlopes,
-      Value(), Value(), m.sinks, /*key_lengths=*/Value(),
-      m.terms.keyMask ? keyMaskOperand(m.terms.keyMask) : Value(), scaleAttr,
-      m.terms.causal, /*rope_only_positions=*/false,
-      m.terms.windowLeft ? WindowAttr::get(rewriter.getContext(),
-                                           *m.terms.windowLeft, std::nullopt)
-                         : WindowAttr(),
-      m.terms.chunk ? rewriter.getI64IntegerAttr(*m.terms.chunk)
-                    : IntegerAttr(),
-      m.terms.softcap ? rewriter.getF64FloatAttr(*m.terms.softcap)
-                      : FloatAttr(),
-      temperature, /*rope=*/nullptr, alibiConfig, form, alignment);
-  return tensor::CollapseShapeOp::create(
-      rewriter, loc, pv.getResult(0).getType(), attention,
-      SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}});
-}
-
-/// What posenc-raise-attention counts (its print-stats line).
-struct RaiseAttentionStats {
-  int64_t raised = 0, causal = 0, gqa = 0, windows = 0, chunks = 0,
-          softcaps = 0, temperatures = 0, keyMasks = 0, scans = 0;
-};
-
 struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
   RaiseAttentionChain(MLIRContext *ctx, RaiseAttentionStats &stats,
                       bool zeroPaddingRows)
@@ -267,15 +47,9 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     FailureOr<AttentionMatch> m = matchAttention(pv, rewriter);
     if (failed(m))
       return failure();
-    rewriter.replaceOp(pv, buildAttention(rewriter, pv, *m));
-    ++stats.raised;
-    stats.causal += m->terms.causal;
-    stats.gqa += m->key.groups > 1;
-    stats.windows += m->terms.windowLeft.has_value();
-    stats.chunks += m->terms.chunk.has_value();
-    stats.softcaps += m->terms.softcap.has_value();
-    stats.temperatures += m->temperature.has_value();
-    stats.keyMasks += static_cast<bool>(m->terms.keyMask);
+    rewriter.replaceOp(pv, buildAttention(rewriter, pv.getLoc(),
+                                          pv.getResult(0).getType(), *m));
+    stats.count(*m);
     return success();
   }
 
@@ -462,6 +236,7 @@ struct PosEncRaiseAttentionPass
     RaiseAttentionStats stats;
     RewritePatternSet patterns(&getContext());
     patterns.add<RaiseAttentionChain>(&getContext(), stats, zeroPaddingRows);
+    populateRaiseIreeAttentionPatterns(patterns, stats, zeroPaddingRows);
     // Masks built with a cumsum (HF's chunked mask counting left padding)
     // leave the scan dead once raised.
     populateDeadMaskPatterns(patterns, stats.scans);

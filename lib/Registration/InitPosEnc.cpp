@@ -7,6 +7,7 @@
 #include "posenc/IR/PosEncDialect.h"
 #include "posenc/Pipelines/CPUPipeline.h"
 #include "posenc/Pipelines/GPUPipeline.h"
+#include "posenc/Pipelines/IreeInputPipeline.h"
 #include "posenc/Pipelines/LinalgPipeline.h"
 #include "posenc/Pipelines/RaisePipeline.h"
 #include "posenc/Raising/Passes.h"
@@ -37,6 +38,7 @@ void mlir::posenc::registerPosEncPasses() {
     registerGPUPipeline();
     registerPosEncToLinalgPipeline();
     registerRaisePipeline();
+    registerIreeInputPipeline();
     return true;
   }();
   (void)registered;

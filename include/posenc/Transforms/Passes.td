@@ -280,6 +280,45 @@ def PosEncLowerMultiReductions
   ];
 }
 
+def PosEncWrapForeignFunctions
+    : Pass<"posenc-wrap-foreign-functions", "::mlir::ModuleOp"> {
+  let summary = "Give function-like ops of unregistered dialects (IREE's "
+                "util.func) the form func.func so that posenc's passes run "
+                "on their bodies";
+  let description = [{
+    IREE's input IR (`iree-compile --compile-to=input`, printed generic and
+    read with `--allow-unregistered-dialect`) holds its functions as
+    `util.func`, an op the pass manager cannot schedule passes on when its
+    dialect is not registered. This pass turns each top-level op named in
+    `ops` that has a `sym_name`, a `function_type` of function type and one
+    region into a `func.func` of the same name, type and body; the op's name,
+    its other properties (`<{...}>`) and its discardable attributes are kept
+    in `posenc.foreign_op`, `posenc.foreign_properties` and
+    `posenc.foreign_attrs`, from which
+    `posenc-unwrap-foreign-functions` restores it. The body (its
+    terminators, `util.return`, included) is not changed. Ops of other names
+    and registered ops are left alone; an op named in `ops` without that
+    form is an error.
+  }];
+  let options = [
+    ListOption<"ops", "ops", "std::string",
+               "Names of the function-like ops to wrap (default util.func)">
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
+def PosEncUnwrapForeignFunctions
+    : Pass<"posenc-unwrap-foreign-functions", "::mlir::ModuleOp"> {
+  let summary = "Restore the function-like ops that "
+                "posenc-wrap-foreign-functions wrapped";
+  let description = [{
+    Each `func.func` with a `posenc.foreign_op` attribute becomes that op
+    again, with its `sym_name`, `function_type` and the properties and
+    attributes kept there, and the (now rewritten) body. Other functions
+    are left alone.
+  }];
+}
+
 def PosEncExpandPartialWrites : Pass<"posenc-expand-partial-writes"> {
   let summary = "Give vector.transfer_writes that cover part of a tensor the "
                 "full-rank form that one-shot-bufferize reads correctly";

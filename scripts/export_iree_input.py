@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Export the padded whole-model tests as IREE's input IR and check posenc on it.
+
+For each model of scripts/export_hf_attention.py's PADDED list (two sequences,
+the second left-padded, with attention_mask and position_ids), this:
+
+  1. exports the model with iree-turbine (`aot.export`), the way IREE users
+     export, to the torch dialect;
+  2. works around two iree-compile 3.13 input-conversion failures on
+     transformers v5's mask builder (`new_ones((), dtype=bool) & mask` and
+     `__and__`/`__or__` on bool tensors: "failed to legalize"): the `true &
+     m` is dropped and `__and__`/`__or__` become `bitwise_and`/`bitwise_or`
+     (same values);
+  3. runs `iree-compile --compile-to=input --mlir-print-op-generic`: IREE's
+     input IR (util.func, iree_linalg_ext.attention) as IREE users have it.
+
+With --check POSENC_OPT it then runs `posenc-iree-input-pipeline{print-stats
+zero-padding-rows}` on it, prints posenc's stats, compiles the result with
+iree-compile (llvm-cpu) and runs it with IREE's runtime on the export's
+inputs against torch's output: "CHECK <model> rel <err> ..." lines and a
+final "N passed, M failed" (relative error = max abs error / max |torch|,
+at most 1e-5, over every row but the PAD padding queries of the second
+sequence, whose values zero-padding-rows documents).
+
+    python3 scripts/export_iree_input.py --out DIR llama3_sdpa
+    python3 scripts/export_iree_input.py --out DIR --check build/bin/posenc-opt
+
+Requirements: requirements-hf.txt (torch, transformers) and
+requirements-iree.txt (iree-base-compiler, iree-base-runtime, iree-turbine).
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import export_hf_attention as hf  # noqa: E402
+
+TOL = 1e-5
+
+
+def export_torch(name: str):
+    """The padded model `name` through iree-turbine: (torch-dialect MLIR text,
+    the inputs, torch's output)."""
+    import torch
+    from iree.turbine import aot
+
+    spec = next(s for s in hf.SPECS if s.name == name)
+    _, wrapper, args, _ = hf.build(spec, padded=True)
+    with torch.no_grad():
+        want = wrapper(*args)
+    want = want[0] if isinstance(want, (tuple, list)) else want
+    exported = aot.export(wrapper, args=tuple(args))
+    return str(exported.mlir_module), [a.numpy() for a in args], want.numpy()
+
+
+def legalize_bool_masks(text: str) -> str:
+    """Step 2 of the module docstring, on the torch-dialect module."""
+    from iree.compiler import ir
+
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        module = ir.Module.parse(text)
+        dead = []
+
+        def drop_true_and(op):
+            if (op.name == "torch.aten.new_ones"
+                    and str(op.results[0].type) == "!torch.vtensor<[],i1>"):
+                for use in list(op.results[0].uses):
+                    user = use.owner
+                    other = user.operands[1 - use.operand_number]
+                    if (user.name == "torch.aten.__and__.Tensor"
+                            and other.type == user.results[0].type):
+                        user.results[0].replace_all_uses_with(other)
+                        dead.append(user)
+                if all(u.owner in dead for u in op.results[0].uses):
+                    dead.append(op)
+            return ir.WalkResult.ADVANCE
+
+        def bitwise(op):
+            names = {"torch.aten.__and__.Tensor": "torch.aten.bitwise_and.Tensor",
+                     "torch.aten.__or__.Tensor": "torch.aten.bitwise_or.Tensor"}
+            if op.name in names:
+                with ir.InsertionPoint(op), op.location:
+                    new = ir.Operation.create(names[op.name], results=[op.results[0].type],
+                                              operands=list(op.operands))
+                op.results[0].replace_all_uses_with(new.results[0])
+                dead.append(op)
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(drop_true_and)
+        for op in dead:
+            op.erase()
+        dead.clear()
+        module.operation.walk(bitwise)
+        for op in dead:
+            op.erase()
+        return str(module)
+
+
+def iree_compile(args, stdin: str = None) -> str:
+    from iree.compiler.tools import binaries
+
+    exe = binaries.find_tool("iree-compile")
+    proc = subprocess.run([exe] + args, input=stdin, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"iree-compile {' '.join(args)}:\n{proc.stderr[-4000:]}")
+    return proc.stdout
+
+
+def export(name: str, out: str):
+    torch_text, inputs, want = export_torch(name)
+    path = os.path.join(out, f"{name}_padded.torch.mlir")
+    with open(path, "w") as f:
+        f.write(legalize_bool_masks(torch_text))
+    input_path = os.path.join(out, f"{name}_padded.input.mlir")
+    iree_compile([path, "--compile-to=input", "--mlir-print-op-generic", "-o", input_path])
+    return input_path, inputs, want
+
+
+def run_iree(path: str, inputs):
+    import iree.runtime as rt
+
+    from iree.compiler.tools import binaries
+
+    exe = binaries.find_tool("iree-compile")
+    proc = subprocess.run([exe, path, "--iree-hal-target-device=local",
+                           "--iree-hal-local-target-device-backends=llvm-cpu",
+                           "--iree-llvmcpu-target-cpu=host"], capture_output=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"iree-compile {path}:\n{proc.stderr.decode()[-4000:]}")
+    ctx = rt.SystemContext(config=rt.Config("local-task"))
+    ctx.add_vm_module(rt.VmModule.copy_buffer(ctx.instance, proc.stdout))
+    return np.asarray(ctx.modules.module["main"](*inputs))
+
+
+def check(name: str, out: str, posenc_opt: str) -> bool:
+    input_path, inputs, want = export(name, out)
+    raised = os.path.join(out, f"{name}_padded.posenc.mlir")
+    proc = subprocess.run(
+        [posenc_opt, "--allow-unregistered-dialect", input_path, "--mlir-print-op-generic",
+         "--pass-pipeline=builtin.module(posenc-iree-input-pipeline{zero-padding-rows=true "
+         "print-stats=true})", "-o", raised], capture_output=True, text=True)
+    if proc.returncode != 0:
+        print(f"FAIL {name}: posenc-opt:\n{proc.stderr}")
+        return False
+    stats = [line for line in proc.stderr.splitlines() if line.startswith("posenc-")]
+    for line in stats:
+        print(f"STATS {name} {line}")
+    got = run_iree(raised, inputs)
+    # zero-padding-rows: the rows of the padding queries are 0 in
+    # posenc.attention (SDPA's too), eager PyTorch averages V there.
+    rows = np.ones(want.shape[:2], bool)
+    rows[1, :hf.PAD] = False
+    ok = got.shape == want.shape
+    rel = float(np.max(np.abs(got - want)[rows]) / np.max(np.abs(want))) if ok else np.inf
+    ok = ok and rel <= TOL
+    print(f"CHECK {name} rel {rel:.2e} (tolerance {TOL:g}, padding rows skipped) "
+          f"{'ok' if ok else 'FAIL'}")
+    return ok
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("models", nargs="*", help="subset of: " + " ".join(hf.PADDED))
+    ap.add_argument("--out", required=True, help="directory for the modules")
+    ap.add_argument("--check", metavar="POSENC_OPT", help="raise, compile and run them")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    passed = failed = 0
+    for name in args.models or hf.PADDED:
+        if args.check:
+            ok = check(name, args.out, args.check)
+            passed += ok
+            failed += not ok
+        else:
+            print(export(name, args.out)[0])
+    if args.check:
+        print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
