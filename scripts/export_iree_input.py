@@ -142,6 +142,7 @@ def check(name: str, out: str, posenc_opt: str) -> bool:
     raised = os.path.join(out, f"{name}_padded.posenc.mlir")
     proc = subprocess.run(
         [posenc_opt, "--allow-unregistered-dialect", input_path, "--mlir-print-op-generic",
+         "--mlir-disable-threading",  # the stats of both functions in order
          "--pass-pipeline=builtin.module(posenc-iree-input-pipeline{zero-padding-rows=true "
          "print-stats=true})", "-o", raised], capture_output=True, text=True)
     if proc.returncode != 0:

@@ -26,11 +26,15 @@ LogicalResult raising::applyRaisingPatterns(Operation *root,
   LogicalResult result =
       applyPatternsGreedily(root, std::move(patterns), config);
   if (printStats) {
-    llvm::errs() << passName << ": ";
-    llvm::interleaveComma(stats, llvm::errs(), [](const RaisingStat &stat) {
-      llvm::errs() << stat.count << " " << stat.name;
+    // One write per line: functions run on several threads.
+    std::string line;
+    llvm::raw_string_ostream os(line);
+    os << passName << ": ";
+    llvm::interleaveComma(stats, os, [&](const RaisingStat &stat) {
+      os << stat.count << " " << stat.name;
     });
-    llvm::errs() << "\n";
+    os << "\n";
+    llvm::errs() << line;
   }
   return result;
 }
