@@ -4,15 +4,20 @@
 For each model of scripts/export_hf_attention.py's PADDED list (two sequences,
 the second left-padded, with attention_mask and position_ids), this:
 
-  1. exports the model with iree-turbine (`aot.export`), the way IREE users
-     export, to the torch dialect;
+  1. exports the model to the torch dialect the way IREE users do: with
+     iree-turbine (`aot.export`; --form turbine, the default), or to ONNX
+     (opset 18, `torch.onnx.export(dynamo=True)`) imported by
+     `iree-import-onnx` (--form onnx);
   2. works around two iree-compile 3.13 input-conversion failures on
      transformers v5's mask builder (`new_ones((), dtype=bool) & mask` and
      `__and__`/`__or__` on bool tensors: "failed to legalize"): the `true &
      m` is dropped and `__and__`/`__or__` become `bitwise_and`/`bitwise_or`
      (same values);
-  3. runs `iree-compile --compile-to=input --mlir-print-op-generic`: IREE's
-     input IR (util.func, iree_linalg_ext.attention) as IREE users have it.
+  3. runs `iree-compile --compile-to=input --mlir-print-op-generic
+     --mlir-print-elementsattrs-with-hex-if-larger=-1`: IREE's input IR
+     (util.func, iree_linalg_ext.attention) as IREE users have it. (IREE's
+     MLIR and LLVM 22's lay out i1 constants differently in hex: print
+     them as lists both ways.)
 
 With --check POSENC_OPT it then runs `posenc-iree-input-pipeline{print-stats
 zero-padding-rows}` on it, prints posenc's stats, compiles the result with
@@ -24,9 +29,11 @@ sequence, whose values zero-padding-rows documents).
 
     python3 scripts/export_iree_input.py --out DIR llama3_sdpa
     python3 scripts/export_iree_input.py --out DIR --check build/bin/posenc-opt
+    python3 scripts/export_iree_input.py --form onnx --out DIR --check build/bin/posenc-opt
 
 Requirements: requirements-hf.txt (torch, transformers) and
-requirements-iree.txt (iree-base-compiler, iree-base-runtime, iree-turbine).
+requirements-iree.txt (iree-base-compiler, iree-base-runtime, iree-turbine,
+onnx and onnxscript for --form onnx).
 """
 
 import argparse
@@ -42,19 +49,33 @@ import export_hf_attention as hf  # noqa: E402
 TOL = 1e-5
 
 
-def export_torch(name: str):
-    """The padded model `name` through iree-turbine: (torch-dialect MLIR text,
-    the inputs, torch's output)."""
+HEX = "--mlir-print-elementsattrs-with-hex-if-larger=-1"
+
+
+def export_torch(name: str, form: str, out: str):
+    """The padded model `name` in the torch dialect, through iree-turbine or
+    ONNX: (MLIR text, the inputs, torch's output)."""
     import torch
-    from iree.turbine import aot
 
     spec = next(s for s in hf.SPECS if s.name == name)
     _, wrapper, args, _ = hf.build(spec, padded=True)
     with torch.no_grad():
         want = wrapper(*args)
     want = want[0] if isinstance(want, (tuple, list)) else want
-    exported = aot.export(wrapper, args=tuple(args))
-    return str(exported.mlir_module), [a.numpy() for a in args], want.numpy()
+    inputs = [a.numpy() for a in args]
+    if form == "turbine":
+        from iree.turbine import aot
+
+        exported = aot.export(wrapper, args=tuple(args))
+        return str(exported.mlir_module), inputs, want.numpy()
+    path = os.path.join(out, f"{name}_padded.onnx")
+    torch.onnx.export(wrapper, tuple(args), path, opset_version=18, dynamo=True,
+                      verbose=False)
+    proc = subprocess.run([sys.executable, "-m", "iree.compiler.tools.import_onnx", path,
+                           "-o", "-"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"iree-import-onnx {path}:\n{proc.stderr[-4000:]}")
+    return proc.stdout, inputs, want.numpy()
 
 
 def legalize_bool_masks(text: str) -> str:
@@ -111,17 +132,19 @@ def iree_compile(args, stdin: str = None) -> str:
     return proc.stdout
 
 
-def export(name: str, out: str):
-    torch_text, inputs, want = export_torch(name)
-    path = os.path.join(out, f"{name}_padded.torch.mlir")
+def export(name: str, form: str, out: str):
+    torch_text, inputs, want = export_torch(name, form, out)
+    stem = os.path.join(out, f"{name}_padded.{form}")
+    path = stem + ".torch.mlir"
     with open(path, "w") as f:
-        f.write(legalize_bool_masks(torch_text))
-    input_path = os.path.join(out, f"{name}_padded.input.mlir")
-    iree_compile([path, "--compile-to=input", "--mlir-print-op-generic", "-o", input_path])
+        f.write(legalize_bool_masks(torch_text) if form == "turbine" else torch_text)
+    input_path = stem + ".input.mlir"
+    iree_compile([path, "--compile-to=input", "--mlir-print-op-generic", HEX,
+                  "-o", input_path])
     return input_path, inputs, want
 
 
-def run_iree(path: str, inputs):
+def run_iree(path: str, entry: str, inputs):
     import iree.runtime as rt
 
     from iree.compiler.tools import binaries
@@ -134,14 +157,14 @@ def run_iree(path: str, inputs):
         raise RuntimeError(f"iree-compile {path}:\n{proc.stderr.decode()[-4000:]}")
     ctx = rt.SystemContext(config=rt.Config("local-task"))
     ctx.add_vm_module(rt.VmModule.copy_buffer(ctx.instance, proc.stdout))
-    return np.asarray(ctx.modules.module["main"](*inputs))
+    return np.asarray(ctx.modules.module[entry](*inputs))
 
 
-def check(name: str, out: str, posenc_opt: str) -> bool:
-    input_path, inputs, want = export(name, out)
-    raised = os.path.join(out, f"{name}_padded.posenc.mlir")
+def check(name: str, form: str, out: str, posenc_opt: str) -> bool:
+    input_path, inputs, want = export(name, form, out)
+    raised = os.path.join(out, f"{name}_padded.{form}.posenc.mlir")
     proc = subprocess.run(
-        [posenc_opt, "--allow-unregistered-dialect", input_path, "--mlir-print-op-generic",
+        [posenc_opt, "--allow-unregistered-dialect", input_path, "--mlir-print-op-generic", HEX,
          "--mlir-disable-threading",  # the stats of both functions in order
          "--pass-pipeline=builtin.module(posenc-iree-input-pipeline{zero-padding-rows=true "
          "print-stats=true})", "-o", raised], capture_output=True, text=True)
@@ -151,7 +174,7 @@ def check(name: str, out: str, posenc_opt: str) -> bool:
     stats = [line for line in proc.stderr.splitlines() if line.startswith("posenc-")]
     for line in stats:
         print(f"STATS {name} {line}")
-    got = run_iree(raised, inputs)
+    got = run_iree(raised, "main" if form == "turbine" else "main_graph", inputs)
     # zero-padding-rows: the rows of the padding queries are 0 in
     # posenc.attention (SDPA's too), eager PyTorch averages V there.
     rows = np.ones(want.shape[:2], bool)
@@ -168,17 +191,19 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("models", nargs="*", help="subset of: " + " ".join(hf.PADDED))
     ap.add_argument("--out", required=True, help="directory for the modules")
+    ap.add_argument("--form", choices=("turbine", "onnx"), default="turbine",
+                    help="export with iree-turbine, or to ONNX + iree-import-onnx")
     ap.add_argument("--check", metavar="POSENC_OPT", help="raise, compile and run them")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     passed = failed = 0
     for name in args.models or hf.PADDED:
         if args.check:
-            ok = check(name, args.out, args.check)
+            ok = check(name, args.form, args.out, args.check)
             passed += ok
             failed += not ok
         else:
-            print(export(name, args.out)[0])
+            print(export(name, args.form, args.out)[0])
     if args.check:
         print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0

@@ -51,6 +51,8 @@ if python_has("numpy", "torch", "transformers"):
     config.available_features.add("hf")
 if python_has("numpy", "iree.compiler", "iree.runtime"):
     config.available_features.add("iree")
+if python_has("numpy", "onnx", "onnxscript", "iree.compiler", "iree.runtime"):
+    config.available_features.add("iree-onnx")
 if python_has("numpy", "onnx", "onnxruntime"):
     config.available_features.add("onnxruntime")
 

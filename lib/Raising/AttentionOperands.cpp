@@ -126,6 +126,16 @@ std::optional<KvSource> raising::matchKey(Value kT, double &scale) {
   // SDPA's decomposition scales K^T by sqrt(scale).
   if (Value inner = peelScale(kT, scale))
     kT = inner;
+  // ONNX's MatMul through IREE: the collapsed `[B*H, Sk, D]` keys
+  // transposed, then expanded back to `[B, H, D, Sk]`.
+  if (auto expand = kT.getDefiningOp<tensor::ExpandShapeOp>();
+      expand && expand.getReassociationIndices() ==
+                    SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}}) {
+    auto t = expand.getSrc().getDefiningOp<linalg::TransposeOp>();
+    if (!t || t.getPermutation() != ArrayRef<int64_t>{0, 2, 1})
+      return std::nullopt;
+    return kvFromBatchOperand(t.getInput());
+  }
   auto transpose = kT.getDefiningOp<linalg::TransposeOp>();
   if (!transpose)
     return std::nullopt;

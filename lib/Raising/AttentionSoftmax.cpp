@@ -135,6 +135,21 @@ Value raising::matchSinkSoftmax(Value probs, Value &sinks) {
   return logits;
 }
 
+/// `select(isnan(p), 0, p)` (isnan as `p != p` or `uno(p, p)`); returns `p`.
+static Value stripNaNGuard(const Elementwise &select) {
+  Value p = select.getInput(2)->get();
+  auto isNaN = matchElementwise<arith::CmpFOp>(select.getInput(0)->get());
+  if (!isNaN || !select.isIdentityInput(0) || !isNaN->isIdentityInput(0) ||
+      !isNaN->isIdentityInput(1) || isNaN->getInput(0)->get() != p ||
+      isNaN->getInput(1)->get() != p)
+    return Value();
+  auto cmp = cast<arith::CmpFOp>(isNaN->body);
+  if (cmp.getPredicate() != arith::CmpFPredicate::UNE &&
+      cmp.getPredicate() != arith::CmpFPredicate::UNO)
+    return Value();
+  return p;
+}
+
 Value raising::stripMaskedRowGuard(Value v, Value &logitsOut) {
   auto select = matchElementwise<arith::SelectOp>(v);
   if (!select || !select->getInput(0) || !select->isIdentityInput(2))
@@ -147,8 +162,12 @@ Value raising::stripMaskedRowGuard(Value v, Value &logitsOut) {
   auto condDims =
       nonUnitDims(select->getMap(0),
                   cast<ShapedType>(select->getInput(0)->get().getType()));
-  if (!zero || *zero != 0.0 || !condDims || llvm::is_contained(*condDims, 3u))
+  if (!zero || *zero != 0.0 || !condDims)
     return Value();
+  if (llvm::is_contained(*condDims, 3u)) {
+    logitsOut = Value();
+    return stripNaNGuard(*select);
+  }
   // The condition: an and-reduction over keys (init true) of
   // `logits == -inf` (compared in f32 or after extf to f64).
   auto all = select->getInput(0)->get().getDefiningOp<linalg::GenericOp>();

@@ -24,8 +24,11 @@ Value matchSoftmax(Value p);
 Value matchSinkSoftmax(Value probs, Value &sinks);
 
 /// SDPA's decomposition zeroes the probabilities of fully masked rows:
-/// `select(rowAll(logits == -inf), 0, p)`. posenc.attention gives those rows
-/// 0 already; returns `p`.
+/// `select(rowAll(logits == -inf), 0, p)` (sets `logitsOut` to the logits
+/// compared), or, as ONNX exports it, `select(isnan(p), 0, p)` (leaves
+/// `logitsOut` null): softmax gives NaN exactly on the fully masked rows
+/// for finite logits. posenc.attention gives those rows 0 already; returns
+/// `p`.
 Value stripMaskedRowGuard(Value v, Value &logitsOut);
 
 } // namespace raising

@@ -323,8 +323,7 @@ Value mlir::posenc::raising::peelScale(Value v, double &scale) {
       !isa<arith::MulFOp, arith::DivFOp>(e->body))
     return Value();
   for (unsigned t = 0; t < 2; ++t) {
-    Value scalar = e->getScalar(1 - t);
-    std::optional<double> c = scalar ? getConstantFloat(scalar) : std::nullopt;
+    std::optional<double> c = e->getConstantFloatOperand(1 - t);
     if (!c || *c <= 0.0 || !e->isIdentityInput(t) ||
         (isa<arith::DivFOp>(e->body) && t != 0))
       continue;

@@ -97,6 +97,8 @@ private:
       const SmallVector<double> *src = eval(def->getOperand(0));
       return src ? std::optional(*src) : std::nullopt;
     }
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def))
+      return evalSlice(slice);
     if (auto fill = dyn_cast<linalg::FillOp>(def)) {
       std::optional<double> x = scalarConstant(fill.getInputs()[0]);
       if (!x)
@@ -109,6 +111,41 @@ private:
         scan && cast<OpResult>(v).getResultNumber() == 0)
       return evalCumsum(*scan, type);
     return std::nullopt;
+  }
+
+  /// A static slice (IREE's GatherND reads index columns of a constant).
+  std::optional<SmallVector<double>> evalSlice(tensor::ExtractSliceOp slice) {
+    RankedTensorType srcType = slice.getSourceType();
+    if (!srcType.hasStaticShape() || slice.getOffsets().size() ||
+        slice.getSizes().size() || slice.getStrides().size())
+      return std::nullopt;
+    const SmallVector<double> *src = eval(slice.getSource());
+    if (!src)
+      return std::nullopt;
+    ArrayRef<int64_t> offsets = slice.getStaticOffsets();
+    ArrayRef<int64_t> sizes = slice.getStaticSizes();
+    ArrayRef<int64_t> strides = slice.getStaticStrides();
+    int64_t rank = srcType.getRank();
+    SmallVector<int64_t> srcStrides(rank, 1);
+    for (int64_t d = rank - 2; d >= 0; --d)
+      srcStrides[d] = srcStrides[d + 1] * srcType.getDimSize(d + 1);
+    SmallVector<double> out;
+    SmallVector<int64_t> index(rank, 0);
+    int64_t n = 1;
+    for (int64_t size : sizes)
+      n *= size;
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t at = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        at += (offsets[d] + index[d] * strides[d]) * srcStrides[d];
+      out.push_back((*src)[at]);
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        if (++index[d] < sizes[d])
+          break;
+        index[d] = 0;
+      }
+    }
+    return out;
   }
 
   /// The running sums of a cumsum scan, each rounded to the element type.

@@ -25,6 +25,12 @@ Value Elementwise::getScalar(unsigned i) const {
   return getInput(i) ? Value() : body->getOperand(i);
 }
 
+std::optional<double> Elementwise::getConstantFloatOperand(unsigned i) const {
+  if (Value scalar = getScalar(i))
+    return getConstantFloat(scalar);
+  return getConstantFloat(getInput(i)->get());
+}
+
 AffineMap Elementwise::getMap(unsigned i) const {
   return generic.getMatchingIndexingMap(getInput(i));
 }

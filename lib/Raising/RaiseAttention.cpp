@@ -66,8 +66,11 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     AttentionMatch m;
     m.value = *v;
     Value guardedLogits;
-    if (Value inner = stripMaskedRowGuard(probs, guardedLogits))
+    bool guarded = false;
+    if (Value inner = stripMaskedRowGuard(probs, guardedLogits)) {
       probs = inner;
+      guarded = true;
+    }
     Value logits = matchSinkSoftmax(probs, m.sinks);
     if (!logits)
       logits = matchSoftmax(probs);
@@ -90,7 +93,7 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
       return failure();
     // A row whose keys are all padding: 0 under SDPA's guard and in
     // posenc.attention; eager's finite fill averages V, -inf gives NaN.
-    if (m.terms.keyMask && !guardedLogits && !zeroPaddingRows)
+    if (m.terms.keyMask && !guarded && !zeroPaddingRows)
       return rewriter.notifyMatchFailure(
           pv, "a padding mask without SDPA's masked-row guard (see "
               "zero-padding-rows)");

@@ -35,6 +35,10 @@ struct Elementwise {
   /// The scalar body operand `i` (defined above the generic or in its
   /// scalar prologue; use `getConstantFloat` to read a constant one).
   Value getScalar(unsigned i) const;
+  /// Body operand `i` when it is a float constant: a scalar, or an input
+  /// tensor whose elements are all that constant (IREE passes ONNX's
+  /// scalars as rank-0 tensors).
+  std::optional<double> getConstantFloatOperand(unsigned i) const;
   /// The indexing map of the input of body operand `i`.
   AffineMap getMap(unsigned i) const;
   /// True when body operand `i` reads an input of the result's shape through
