@@ -186,8 +186,7 @@ bool raising::matchNegate(Value v, Value &x) {
   if (!mul)
     return false;
   for (unsigned i = 0; i < 2; ++i) {
-    std::optional<double> c = getConstantFloat(
-        mul->getScalar(1 - i) ? mul->getScalar(1 - i) : Value());
+    std::optional<double> c = mul->getConstantFloatOperand(1 - i);
     if (c && *c == -1.0 && mul->isIdentityInput(i)) {
       x = mul->getInput(i)->get();
       return true;

@@ -190,7 +190,13 @@ static std::optional<TableSource> matchTable(Value table, TableWidth width) {
   if (auto mul = matchElementwise<arith::MulFOp>(v)) {
     for (unsigned i = 0; i < 2 && !src.factor; ++i) {
       Value scalar = mul->getScalar(1 - i);
-      if (scalar && scalar.getType().isF32() && mul->isIdentityInput(i)) {
+      // IREE's ONNX import passes the factor as a rank-0 tensor constant.
+      if (OpOperand *in = mul->getInput(1 - i);
+          !scalar && in && getElementTypeOrSelf(in->get().getType()).isF32() &&
+          getConstantFloat(in->get()))
+        scalar = in->get();
+      if (scalar && getElementTypeOrSelf(scalar.getType()).isF32() &&
+          mul->isIdentityInput(i)) {
         src.factor = scalar;
         src.factorValue = getConstantFloat(scalar);
         // A factor computed in the generic's body must be a constant: it is
