@@ -66,3 +66,23 @@ def run(posenc_run: str, module: str, inputs: Sequence[np.ndarray],
             results.append(np.load(os.path.join(tmp, f"out{i}.npy")))
             i += 1
         return results
+
+
+class Tally:
+    """Counts a test script's checks: prints a "FAIL ..." line per failure
+    and, at the end, "N passed, M failed" (FileCheck reads both)."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, ok: bool, failure: str) -> None:
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print(f"FAIL {failure}")
+
+    def finish(self) -> int:
+        """Prints the summary; the script's exit status."""
+        print(f"{self.passed} passed, {self.failed} failed")
+        return 1 if self.failed else 0

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "lib"))
-from posenc_exec import run  # noqa: E402
+from posenc_exec import Tally, run  # noqa: E402
 
 MODULE = """
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -50,7 +50,7 @@ def main():
     posenc_run = sys.argv[1]
     rng = np.random.default_rng(26)
     shapes = [(16, 16), (7, 33), (1, 65), (31, 17)]
-    passed = failed = 0
+    tally = Tally()
     for m, n in shapes:
         for const in ("splat", "dense"):
             c = np.ones((m, n), bool) if const == "splat" else rng.integers(0, 2, (m, n)) == 1
@@ -65,13 +65,8 @@ def main():
                 (got,) = run(posenc_run, module, [a], pipeline=pipeline)
                 wrong = int(np.sum(got != want))
                 what = f"{m}x{n} {const} width={width or 'default'}"
-                if wrong:
-                    failed += 1
-                    print(f"FAIL {what}: {wrong} of {m * n} elements wrong")
-                else:
-                    passed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+                tally.check(wrong == 0, f"{what}: {wrong} of {m * n} elements wrong")
+    return tally.finish()
 
 
 if __name__ == "__main__":

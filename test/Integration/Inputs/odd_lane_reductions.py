@@ -11,7 +11,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "lib"))
-from posenc_exec import run  # noqa: E402
+from posenc_exec import Tally, run  # noqa: E402
 
 MODULE = """
 func.func @main(%x: tensor<{IN}xf32>) -> tensor<{OUT}xf32> {{
@@ -48,7 +48,7 @@ def main():
     shapes = [(1, 4, 3, 4, 7), (1, 2, 3, 4, 7), (1, 4, 4, 4, 7)]
     while len(shapes) < 9:
         shapes.append(tuple(int(n) for n in rng.integers(1, 10, rng.integers(2, 6))))
-    passed = failed = 0
+    tally = Tally()
     for shape in shapes:
         for axis in (len(shape) - 1, 0):
             for op in ("max", "sum"):
@@ -62,14 +62,9 @@ def main():
                     pipeline = None if width is None else f"posenc-cpu-pipeline{{vector-width={width}}}"
                     (got,) = run(posenc_run, module(shape, axis, op), [x], pipeline=pipeline)
                     wrong = int(np.sum(np.abs(got.astype(np.float64) - want) > tol))
-                    if wrong:
-                        failed += 1
-                        print(f"FAIL {op} axis {axis} of {list(shape)} width={width or 'default'}: "
-                              f"{wrong} of {want.size} wrong")
-                    else:
-                        passed += 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+                    tally.check(wrong == 0, f"{op} axis {axis} of {list(shape)} width="
+                                f"{width or 'default'}: {wrong} of {want.size} wrong")
+    return tally.finish()
 
 
 if __name__ == "__main__":
