@@ -46,6 +46,9 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import export_hf_attention as hf  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "test", "lib"))
+import posenc_iree as pi  # noqa: E402
+
 TOL = 1e-5
 
 
@@ -122,11 +125,11 @@ def legalize_bool_masks(text: str) -> str:
         return str(module)
 
 
-def iree_compile(args, stdin: str = None) -> str:
+def iree_compile(args) -> str:
     from iree.compiler.tools import binaries
 
     exe = binaries.find_tool("iree-compile")
-    proc = subprocess.run([exe] + args, input=stdin, capture_output=True, text=True)
+    proc = subprocess.run([exe] + args, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"iree-compile {' '.join(args)}:\n{proc.stderr[-4000:]}")
     return proc.stdout
@@ -145,19 +148,10 @@ def export(name: str, form: str, out: str):
 
 
 def run_iree(path: str, entry: str, inputs):
-    import iree.runtime as rt
-
-    from iree.compiler.tools import binaries
-
-    exe = binaries.find_tool("iree-compile")
-    proc = subprocess.run([exe, path, "--iree-hal-target-device=local",
-                           "--iree-hal-local-target-device-backends=llvm-cpu",
-                           "--iree-llvmcpu-target-cpu=host"], capture_output=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"iree-compile {path}:\n{proc.stderr.decode()[-4000:]}")
-    ctx = rt.SystemContext(config=rt.Config("local-task"))
-    ctx.add_vm_module(rt.VmModule.copy_buffer(ctx.instance, proc.stdout))
-    return np.asarray(ctx.modules.module[entry](*inputs))
+    """`path` compiled and run by IREE (test/lib/posenc_iree.py)."""
+    with open(path) as f:
+        module = pi.Module(pi.compile_with_iree(f.read()))
+    return module(entry, *inputs)[0]
 
 
 def check(name: str, form: str, out: str, posenc_opt: str) -> bool:

@@ -33,26 +33,18 @@ Value raising::collapsedFrom(Value v, ArrayRef<ReassociationIndices> groups) {
 /// A copy-broadcast of a rank-4 tensor over a new axis `groupAxis` of a
 /// rank-5 result (GQA's repeat_kv); returns the source.
 static Value matchGroupBroadcast(Value v, unsigned groupAxis) {
-  auto generic = v.getDefiningOp<linalg::GenericOp>();
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumResults() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      cast<RankedTensorType>(v.getType()).getRank() != 5)
+  OpOperand *copy = matchCopy(v);
+  if (!copy || cast<RankedTensorType>(v.getType()).getRank() != 5)
     return Value();
-  Block *body = generic.getBody();
-  if (!body->without_terminator().empty() ||
-      body->getTerminator()->getOperand(0) != body->getArgument(0))
-    return Value();
-  Value src = generic.getDpsInputs()[0];
   MLIRContext *ctx = v.getContext();
   SmallVector<AffineExpr> kept;
   for (unsigned d = 0; d < 5; ++d)
     if (d != groupAxis)
       kept.push_back(getAffineDimExpr(d, ctx));
-  if (generic.getIndexingMapsArray()[0] != AffineMap::get(5, 0, kept, ctx) ||
-      !generic.getIndexingMapsArray()[1].isIdentity())
+  auto generic = cast<linalg::GenericOp>(copy->getOwner());
+  if (generic.getMatchingIndexingMap(copy) != AffineMap::get(5, 0, kept, ctx))
     return Value();
-  return src;
+  return copy->get();
 }
 
 /// `[B, S, H, D]` K or V through an optional repeat_kv over `[B, S, Hkv, D]`

@@ -114,17 +114,14 @@ Value raising::matchSinkSoftmax(Value probs, Value &sinks) {
       logitsType.getDimSize(3) != kept->size)
     return Value();
   // The column copies a per-head value: read through the head axis only.
-  auto copy = column.getDefiningOp<linalg::GenericOp>();
-  if (!copy || copy.getNumDpsInputs() != 1 || copy.getNumResults() != 1 ||
-      !copy.getBody()->without_terminator().empty() ||
-      copy.getBody()->getTerminator()->getOperand(0) !=
-          copy.getBody()->getArgument(0))
+  OpOperand *copy = matchCopy(column);
+  if (!copy)
     return Value();
-  Value source = copy.getDpsInputs()[0];
-  auto dims = nonUnitDims(copy.getIndexingMapsArray()[0],
-                          cast<ShapedType>(source.getType()));
-  if (!dims || *dims != SmallVector<unsigned>{1} ||
-      !copy.getIndexingMapsArray()[1].isIdentity())
+  Value source = copy->get();
+  auto dims = nonUnitDims(
+      cast<linalg::GenericOp>(copy->getOwner()).getMatchingIndexingMap(copy),
+      cast<ShapedType>(source.getType()));
+  if (!dims || *dims != SmallVector<unsigned>{1})
     return Value();
   Value table = stripUnitReshapes(source);
   auto tableType = dyn_cast<RankedTensorType>(table.getType());
@@ -154,11 +151,7 @@ Value raising::stripMaskedRowGuard(Value v, Value &logitsOut) {
   auto select = matchElementwise<arith::SelectOp>(v);
   if (!select || !select->getInput(0) || !select->isIdentityInput(2))
     return Value();
-  std::optional<double> zero =
-      select->getScalar(1)
-          ? getConstantFloat(select->getScalar(1))
-          : (select->getInput(1) ? getConstantFloat(select->getInput(1)->get())
-                                 : std::nullopt);
+  std::optional<double> zero = select->getConstantFloatOperand(1);
   auto condDims =
       nonUnitDims(select->getMap(0),
                   cast<ShapedType>(select->getInput(0)->get().getType()));

@@ -108,14 +108,8 @@ classifyPositionalMask(const LogitsSpace &space,
 
 /// The fill of `select(cond, a, b)` where `a` is 0 and `b` masks (or null).
 static std::optional<double> keepZeroFill(const Elementwise &select) {
-  auto scalarOf = [&](unsigned i) -> std::optional<double> {
-    if (Value scalar = select.getScalar(i))
-      return getConstantFloat(scalar);
-    if (OpOperand *in = select.getInput(i))
-      return getConstantFloat(in->get());
-    return std::nullopt;
-  };
-  std::optional<double> keep = scalarOf(1), fill = scalarOf(2);
+  std::optional<double> keep = select.getConstantFloatOperand(1),
+                        fill = select.getConstantFloatOperand(2);
   if (!keep || *keep != 0.0 || !fill || *fill > kMaskedLogit)
     return std::nullopt;
   return fill;
@@ -243,11 +237,7 @@ LogicalResult mlir::posenc::raising::classifyMask(Value term, AffineMap map,
 LogicalResult mlir::posenc::raising::classifySelectMask(
     const Elementwise &select, const LogitsSpace &space, Terms &terms) {
   OpOperand *cond = select.getInput(0);
-  std::optional<double> fill;
-  if (Value scalar = select.getScalar(1))
-    fill = getConstantFloat(scalar);
-  else if (OpOperand *in = select.getInput(1))
-    fill = getConstantFloat(in->get());
+  std::optional<double> fill = select.getConstantFloatOperand(1);
   if (!cond || !fill || *fill > kMaskedLogit)
     return failure();
   auto values = rowColumnValues(cond->get(), select.getMap(0), space);

@@ -34,10 +34,23 @@ double raising::roundTo(Type type, double x) {
 }
 
 static std::optional<double> applyExact(Operation &op, ArrayRef<double> a);
-static std::optional<double> compareInts(arith::CmpIPredicate predicate,
-                                         double a, double b);
-static std::optional<double> compareFloats(arith::CmpFPredicate predicate,
-                                           double a, double b);
+
+/// `cmpi` on integers held as doubles, at the operands' width (index: 64
+/// bits; i1's true is -1 for the signed predicates, as in arith).
+static std::optional<double> compareInts(arith::CmpIOp cmp, double a,
+                                         double b) {
+  Type type = cmp.getLhs().getType();
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  auto bits = [&](double x) -> std::optional<APInt> {
+    if (x != std::trunc(x) || std::abs(x) >= 0x1p63)
+      return std::nullopt;
+    return APInt(64, int64_t(x), /*isSigned=*/true).sextOrTrunc(width);
+  };
+  std::optional<APInt> lhs = bits(a), rhs = bits(b);
+  if (!lhs || !rhs)
+    return std::nullopt;
+  return double(arith::applyCmpPredicate(cmp.getPredicate(), *lhs, *rhs));
+}
 
 /// `op` on `a`, rounded to its float result type as the program rounds.
 std::optional<double> raising::applyScalarOp(Operation &op,
@@ -101,67 +114,11 @@ static std::optional<double> applyExact(Operation &op, ArrayRef<double> a) {
   if (isa<arith::MinimumFOp, arith::MinSIOp>(op))
     return std::min(a[0], a[1]);
   if (auto cmp = dyn_cast<arith::CmpIOp>(op))
-    return compareInts(cmp.getPredicate(), a[0], a[1]);
+    return compareInts(cmp, a[0], a[1]);
   if (auto cmp = dyn_cast<arith::CmpFOp>(op))
-    return compareFloats(cmp.getPredicate(), a[0], a[1]);
+    return double(arith::applyCmpPredicate(cmp.getPredicate(), APFloat(a[0]),
+                                           APFloat(a[1])));
   return std::nullopt;
-}
-
-static std::optional<double> compareInts(arith::CmpIPredicate predicate,
-                                         double a, double b) {
-  switch (predicate) {
-  case arith::CmpIPredicate::eq:
-    return double(a == b);
-  case arith::CmpIPredicate::ne:
-    return double(a != b);
-  case arith::CmpIPredicate::slt:
-    return double(a < b);
-  case arith::CmpIPredicate::sle:
-    return double(a <= b);
-  case arith::CmpIPredicate::sgt:
-    return double(a > b);
-  case arith::CmpIPredicate::sge:
-    return double(a >= b);
-  default: // unsigned compares of non-negative indices only
-    if (a < 0 || b < 0)
-      return std::nullopt;
-    switch (predicate) {
-    case arith::CmpIPredicate::ult:
-      return double(a < b);
-    case arith::CmpIPredicate::ule:
-      return double(a <= b);
-    case arith::CmpIPredicate::ugt:
-      return double(a > b);
-    default:
-      return double(a >= b);
-    }
-  }
-}
-
-static std::optional<double> compareFloats(arith::CmpFPredicate predicate,
-                                           double a, double b) {
-  switch (predicate) {
-  case arith::CmpFPredicate::OEQ:
-  case arith::CmpFPredicate::UEQ:
-    return double(a == b);
-  case arith::CmpFPredicate::OLT:
-  case arith::CmpFPredicate::ULT:
-    return double(a < b);
-  case arith::CmpFPredicate::OLE:
-  case arith::CmpFPredicate::ULE:
-    return double(a <= b);
-  case arith::CmpFPredicate::OGT:
-  case arith::CmpFPredicate::UGT:
-    return double(a > b);
-  case arith::CmpFPredicate::OGE:
-  case arith::CmpFPredicate::UGE:
-    return double(a >= b);
-  case arith::CmpFPredicate::ONE:
-  case arith::CmpFPredicate::UNE:
-    return double(a != b);
-  default:
-    return std::nullopt;
-  }
 }
 
 std::optional<double> raising::applyToLiteral(Operation &op,

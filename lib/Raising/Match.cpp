@@ -25,6 +25,20 @@ Value Elementwise::getScalar(unsigned i) const {
   return getInput(i) ? Value() : body->getOperand(i);
 }
 
+OpOperand *raising::matchCopy(Value v) {
+  auto generic = v.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumResults() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.getIndexingMapsArray()[1].isIdentity())
+    return nullptr;
+  Block *body = generic.getBody();
+  if (!body->without_terminator().empty() ||
+      body->getTerminator()->getOperand(0) != body->getArgument(0))
+    return nullptr;
+  return generic.getDpsInputOperand(0);
+}
+
 std::optional<double> Elementwise::getConstantFloatOperand(unsigned i) const {
   if (Value scalar = getScalar(i))
     return getConstantFloat(scalar);

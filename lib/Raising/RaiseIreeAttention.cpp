@@ -48,16 +48,10 @@ std::optional<std::pair<Value, AffineMap>> maskSource(Value mask) {
   Value m4 = collapsedFrom(mask, {{0, 1}, {2}, {3}});
   if (!m4)
     return std::nullopt;
-  auto generic = m4.getDefiningOp<linalg::GenericOp>();
-  if (generic && generic.getNumDpsInputs() == 1 &&
-      generic.getNumResults() == 1 &&
-      generic.getNumParallelLoops() == generic.getNumLoops() &&
-      generic.getIndexingMapsArray()[1].isIdentity() &&
-      generic.getBody()->without_terminator().empty() &&
-      generic.getBody()->getTerminator()->getOperand(0) ==
-          generic.getBody()->getArgument(0))
-    return std::make_pair(generic.getDpsInputs()[0],
-                          generic.getIndexingMapsArray()[0]);
+  if (OpOperand *copy = matchCopy(m4))
+    return std::make_pair(
+        copy->get(),
+        cast<linalg::GenericOp>(copy->getOwner()).getMatchingIndexingMap(copy));
   return std::make_pair(m4,
                         AffineMap::getMultiDimIdentityMap(4, m4.getContext()));
 }

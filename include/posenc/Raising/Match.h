@@ -49,6 +49,11 @@ struct Elementwise {
 /// `v` as an elementwise generic, if it is one.
 std::optional<Elementwise> matchElementwise(Value v);
 
+/// `v` as an all-parallel generic that copies its one input to its one
+/// result (written through the identity map): a broadcast or permutation.
+/// Returns the input operand (its map says how it is read), or null.
+OpOperand *matchCopy(Value v);
+
 /// `v` as an elementwise generic whose body op is an `OpTy`.
 template <typename OpTy> std::optional<Elementwise> matchElementwise(Value v) {
   std::optional<Elementwise> e = matchElementwise(v);
