@@ -568,19 +568,28 @@ def reinit_(model: nn.Module, gen: torch.Generator) -> None:
 # attention_mask.cumsum, tm_tensor.scan; gpt_oss's router from tm_tensor.sort).
 PADDED = ("llama3_eager", "llama3_sdpa", "qwen2_yarn", "gptj", "phi3_partial", "mpt",
           "gpt2", "gpt_oss_nomoe")
+# Padded models also exported with a dynamic sequence length ("<name>_dynamic").
+# Not MPT: torch-mlir cannot import the `max(0, P - S)` (sym_max) of its ALiBi
+# slice on a symbolic length ("Unimplemented call_function").
+DYNAMIC = tuple(m for m in PADDED if m != "mpt")
 BATCH = 2
 PAD = 5  # left padding of the second sequence
 
 
-def padded_inputs(gen: torch.Generator):
+# The "<name>_dynamic" exports (the padded models with a dynamic sequence
+# length, torch.export.Dim) are also checked at this second length.
+SECOND_SEQ = 11
+
+
+def padded_inputs(gen: torch.Generator, seq: int = SEQ):
     """input_ids, attention_mask and position_ids of the padded batch: row 0
-    is SEQ tokens, row 1 SEQ - PAD tokens after PAD pads (mask 0, position 1,
+    is `seq` tokens, row 1 seq - PAD tokens after PAD pads (mask 0, position 1,
     as HF's generate() fills them); positions grow by 1 or 2 (gaps) from 0."""
-    ids = torch.randint(0, VOCAB, (BATCH, SEQ), generator=gen, dtype=torch.int64)
-    mask = torch.ones(BATCH, SEQ, dtype=torch.int64)
+    ids = torch.randint(0, VOCAB, (BATCH, seq), generator=gen, dtype=torch.int64)
+    mask = torch.ones(BATCH, seq, dtype=torch.int64)
     mask[1, :PAD] = 0
-    steps = torch.randint(1, 3, (BATCH, SEQ), generator=gen, dtype=torch.int64)
-    pos = torch.zeros(BATCH, SEQ, dtype=torch.int64)
+    steps = torch.randint(1, 3, (BATCH, seq), generator=gen, dtype=torch.int64)
+    pos = torch.zeros(BATCH, seq, dtype=torch.int64)
     pos[0] = torch.cumsum(steps[0], 0) - steps[0, 0]
     pos[1, :PAD] = 1
     pos[1, PAD:] = torch.cumsum(steps[1, PAD:], 0) - steps[1, PAD]
@@ -663,10 +672,19 @@ def foreign_ops(module, known: set) -> list:
     return sorted(names)
 
 
-def export(spec: Spec, wrapper: nn.Module, args, posenc_opt: str) -> str:
+def dynamic_shapes(spec: Spec, args):
+    """torch.export's dynamic_shapes for a PaddedModel: one `seq` dimension
+    shared by input_ids, attention_mask and position_ids."""
+    seq = torch.export.Dim("seq", min=2, max=4096)
+    inputs = 3 if spec.position_ids else 2
+    rest = [{1: seq}] * (inputs - 2) + [None] * (len(args) - inputs)
+    return ({1: seq}, {1: seq}, tuple(rest))
+
+
+def export(spec: Spec, wrapper: nn.Module, args, posenc_opt: str, shapes=None) -> str:
     program = wrapper
     if spec.strip_metadata_asserts:
-        program = torch.export.export(wrapper, tuple(args))
+        program = torch.export.export(wrapper, tuple(args), dynamic_shapes=shapes)
         graph = program.graph_module.graph
         for node in list(graph.nodes):
             if node.target is torch.ops.aten._assert_tensor_metadata.default:
@@ -675,7 +693,8 @@ def export(spec: Spec, wrapper: nn.Module, args, posenc_opt: str) -> str:
     from torch_mlir import fx  # here: scripts/export_iree_input.py needs no torch-mlir
 
     module = fx.export_and_import(
-        program, *args, output_type="linalg-on-tensors", func_name=spec.name
+        program, *args, output_type="linalg-on-tensors", func_name=spec.name,
+        **({"dynamic_shapes": shapes} if shapes and program is wrapper else {})
     )
     if not foreign_ops(module, registered_dialects(posenc_opt)):
         return str(module)
@@ -716,16 +735,33 @@ INPUT_ROLES = {
 }
 
 
-def run_one(spec: Spec, posenc_opt: str, padded: bool = False) -> dict:
+def run_one(spec: Spec, posenc_opt: str, variant: str = "") -> dict:
+    """Exports `spec` whole ("") or as "padded" or "dynamic" (padded, with a
+    dynamic sequence length; also run at SECOND_SEQ, data in seqN/)."""
+    padded = bool(variant)
     cfg, wrapper, args, arg_names = build(spec, padded)
+    shapes = dynamic_shapes(spec, args) if variant == "dynamic" else None
     if padded:
-        spec = dataclasses.replace(spec, name=spec.name + "_padded",
-                                   title=spec.title + ", padded batch")
+        title = {"padded": ", padded batch",
+                 "dynamic": ", padded batch, dynamic sequence length"}[variant]
+        spec = dataclasses.replace(spec, name=f"{spec.name}_{variant}",
+                                   title=spec.title + title)
     with torch.no_grad():
         out = wrapper(*args)
-        ir = export(spec, wrapper, args, posenc_opt)
+        ir = export(spec, wrapper, args, posenc_opt, shapes)
     d = os.path.join(OUT_DIR, spec.name)
     os.makedirs(d, exist_ok=True)
+    if shapes:
+        inputs = 3 if spec.position_ids else 2
+        second = list(padded_inputs(torch.Generator().manual_seed(spec.seed + 1),
+                                    SECOND_SEQ))[:inputs]
+        sub = os.path.join(d, f"seq{SECOND_SEQ}")
+        os.makedirs(sub, exist_ok=True)
+        for i, a in enumerate(second):
+            write_if_changed(os.path.join(sub, f"arg{i}.npy"), npy_bytes(a.numpy()))
+        with torch.no_grad():
+            out2 = wrapper(*second, *args[inputs:])
+        write_if_changed(os.path.join(sub, "out0.npy"), npy_bytes(out2.numpy()))
     header = (
         f"// Generated by {COMMAND} {spec.name}; do not edit.\n"
         f"// {spec.title}: {spec.model_cls}({spec.config_cls}), "
@@ -809,6 +845,15 @@ def manifest(results) -> str:
         "export). BLOOM (positions from `attention_mask.cumsum`, `tm_tensor.scan`)",
         "and gpt_oss (`tm_tensor.sort`) have no padded form: posenc-run cannot",
         "compile their un-raised export.",
+        "",
+        "`<name>_dynamic` (issue 24) is the padded model exported with a dynamic",
+        "sequence length (`torch.export.Dim(\"seq\")` on dimension 1 of input_ids,",
+        "attention_mask and position_ids: `tensor<2x?xi64>` arguments), as serving",
+        "stacks export. Its data is the padded model's at 16 tokens plus, in",
+        f"`seq{SECOND_SEQ}/`, inputs and torch's output at {SECOND_SEQ} tokens (the same",
+        "parameters; check_model.py `--length seq11`). Not MPT: torch-mlir cannot",
+        "import the `sym_max` of its ALiBi slice on a symbolic length. posenc-run runs it through a",
+        "static wrapper that check_model.py adds (tensor.cast to the dynamic types).",
         "",
         "Ops of dialects posenc does not register (torch-mlir's `tm_tensor.scan` in bloom,",
         "`tm_tensor.sort` in gpt_oss) have no custom syntax posenc can parse: such a module",
@@ -894,12 +939,14 @@ def main() -> int:
         ap.error("unknown model(s): " + " ".join(sorted(unknown)))
     results = []
     for spec in SPECS:
+        variants = ("",) + (("padded",) if spec.name in PADDED else ()) + (
+            ("dynamic",) if spec.name in DYNAMIC else ())
         if spec.name not in wanted:
             continue
-        for padded in (False, True) if spec.name in PADDED else (False,):
-            r = run_one(spec, opts.posenc_opt, padded)
-            print(f"{r['spec'].name}: {r['ir_bytes']} bytes of IR, {len(r['args'])} arguments",
-                  flush=True)
+        for variant in variants:
+            r = run_one(spec, opts.posenc_opt, variant)
+            print(f"{r['spec'].name}: {r['ir_bytes']} bytes of IR, "
+                  f"{len(r['args'])} arguments", flush=True)
             results.append(r)
     if not opts.no_manifest and wanted == {s.name for s in SPECS}:
         write_if_changed(os.path.join(OUT_DIR, "MANIFEST.md"), manifest(results).encode())

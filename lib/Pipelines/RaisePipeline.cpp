@@ -27,6 +27,7 @@ void mlir::posenc::buildRaisePipeline(OpPassManager &pm,
                               : pm.nest(options.anchor.getValue());
   // Importers repeat identical producers (one tensor.empty or slice per
   // use); CSE lets the patterns compare values instead of structures.
+  nested.addPass(createPosEncUnifyDynamicDims());
   nested.addPass(createCSEPass());
   nested.addPass(createPosEncRaiseRotary({options.printStats}));
   nested.addPass(createPosEncRaiseAlibi({options.printStats}));

@@ -9,6 +9,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 using namespace mlir;
 using namespace mlir::posenc;
@@ -98,19 +99,14 @@ std::optional<Elementwise> raising::matchElementwise(Value v) {
   return Elementwise{generic, body};
 }
 
+/// Whether each group has at most one non-unit dimension (static or
+/// dynamic): the reshape only adds or drops unit dimensions.
 static bool onlyUnitDimsChange(ArrayRef<ReassociationIndices> groups,
                                ArrayRef<int64_t> expandedShape) {
-  for (const ReassociationIndices &group : groups) {
-    int nonUnit = 0;
-    for (int64_t d : group)
-      if (expandedShape[d] != 1)
-        ++nonUnit;
-    if (nonUnit > 1 || llvm::any_of(group, [&](int64_t d) {
-          return ShapedType::isDynamic(expandedShape[d]) && group.size() > 1;
-        }))
-      return false;
-  }
-  return true;
+  return llvm::all_of(groups, [&](const ReassociationIndices &group) {
+    return llvm::count_if(
+               group, [&](int64_t d) { return expandedShape[d] != 1; }) <= 1;
+  });
 }
 
 Value raising::stripUnitReshapes(Value v) {
@@ -162,18 +158,46 @@ std::optional<double> raising::getConstantFloat(Value v) {
   return std::nullopt;
 }
 
+bool raising::isDimSize(OpFoldResult size, Value shaped, int64_t dim) {
+  auto type = cast<ShapedType>(shaped.getType());
+  std::optional<int64_t> constant = getConstantIntValue(size);
+  if (!type.isDynamicDim(dim) || constant)
+    return constant == type.getDimSize(dim);
+  if (auto value = dyn_cast<Value>(size))
+    if (auto dimOp = value.getDefiningOp<tensor::DimOp>())
+      if (dimOp.getSource() == shaped && dimOp.getConstantIndex() == dim)
+        return true;
+  return ValueBoundsConstraintSet::compare(
+      size, ValueBoundsConstraintSet::ComparisonOperator::EQ,
+      ValueBoundsConstraintSet::Variable(shaped, dim));
+}
+
+bool raising::haveSameDim(Value x, int64_t a, Value y, int64_t b) {
+  auto xType = cast<ShapedType>(x.getType());
+  auto yType = cast<ShapedType>(y.getType());
+  if (xType.isDynamicDim(a) != yType.isDynamicDim(b))
+    return false;
+  if (!xType.isDynamicDim(a))
+    return xType.getDimSize(a) == yType.getDimSize(b);
+  return ValueBoundsConstraintSet::compare(
+      ValueBoundsConstraintSet::Variable(x, a),
+      ValueBoundsConstraintSet::ComparisonOperator::EQ,
+      ValueBoundsConstraintSet::Variable(y, b));
+}
+
 std::optional<LastDimSlice> raising::matchLastDimSlice(Value v) {
   auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
   if (!slice || !slice.hasUnitStride())
     return std::nullopt;
   RankedTensorType srcType = slice.getSourceType();
   int64_t rank = srcType.getRank();
-  if (slice.getResultType().getRank() != rank || !srcType.hasStaticShape())
+  if (slice.getResultType().getRank() != rank)
     return std::nullopt;
   ArrayRef<int64_t> offsets = slice.getStaticOffsets();
   ArrayRef<int64_t> sizes = slice.getStaticSizes();
+  SmallVector<OpFoldResult> mixedSizes = slice.getMixedSizes();
   for (int64_t d = 0; d + 1 < rank; ++d)
-    if (offsets[d] != 0 || sizes[d] != srcType.getDimSize(d))
+    if (offsets[d] != 0 || !isDimSize(mixedSizes[d], slice.getSource(), d))
       return std::nullopt;
   if (ShapedType::isDynamic(offsets.back()) ||
       ShapedType::isDynamic(sizes.back()))

@@ -97,42 +97,102 @@ mlir::posenc::tileToRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
   return tiles;
 }
 
-/// Reads `tensor.extract %slice[i...]` of a `tensor.extract_slice` as
-/// `tensor.extract %source[offset + i * stride...]`. MLIR 22 vectorizes such
-/// an extract into a vector.gather whose indices, after bufferization, are
-/// applied to the strided view as if it were contiguous (a silent
-/// miscompile of posenc.rotary with column slices of a cos/sin table; fixed
-/// upstream after 22); reading the source avoids the view.
-static void foldSlicesIntoExtracts(RewriterBase &rewriter,
-                                   linalg::LinalgOp tile) {
-  SmallVector<tensor::ExtractOp> extracts;
-  tile.getBlock()->walk([&](tensor::ExtractOp op) {
-    if (op.getTensor().getDefiningOp<tensor::ExtractSliceOp>())
-      extracts.push_back(op);
-  });
-  for (tensor::ExtractOp extract : extracts) {
-    auto slice = extract.getTensor().getDefiningOp<tensor::ExtractSliceOp>();
-    rewriter.setInsertionPoint(extract);
-    Location loc = extract.getLoc();
+/// Whether `v` is a `tensor.extract_slice`, possibly seen through
+/// expand/collapse reshapes: a strided view once bufferized.
+static bool isSliceView(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<tensor::ExtractSliceOp>(def))
+      return true;
+    if (!isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def))
+      return false;
+    v = def->getOperand(0);
+  }
+  return false;
+}
+
+/// The indices into the source of the view `def` (extract_slice, expand or
+/// collapse) of its element `indices`.
+static SmallVector<Value> viewSourceIndices(RewriterBase &rewriter,
+                                            Location loc, Operation *def,
+                                            ValueRange indices) {
+  auto index = [&](OpFoldResult ofr) {
+    return getValueOrCreateConstantIndexOp(rewriter, loc, ofr);
+  };
+  SmallVector<Value> result;
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
     llvm::SmallBitVector dropped = slice.getDroppedDims();
     SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
     SmallVector<OpFoldResult> strides = slice.getMixedStrides();
-    SmallVector<Value> indices;
     unsigned next = 0;
     for (unsigned d = 0; d < offsets.size(); ++d) {
-      Value offset = getValueOrCreateConstantIndexOp(rewriter, loc, offsets[d]);
+      Value offset = index(offsets[d]);
       if (dropped.test(d)) {
-        indices.push_back(offset);
+        result.push_back(offset);
         continue;
       }
-      Value index = extract.getIndices()[next++];
-      Value stride = getValueOrCreateConstantIndexOp(rewriter, loc, strides[d]);
-      indices.push_back(arith::AddIOp::create(
+      result.push_back(arith::AddIOp::create(
           rewriter, loc, offset,
-          arith::MulIOp::create(rewriter, loc, index, stride)));
+          arith::MulIOp::create(rewriter, loc, indices[next++],
+                                index(strides[d]))));
     }
-    rewriter.replaceOpWithNewOp<tensor::ExtractOp>(extract, slice.getSource(),
-                                                   indices);
+    return result;
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
+    // A source index is its group's indices, row-major.
+    SmallVector<OpFoldResult> sizes = expand.getMixedOutputShape();
+    for (const ReassociationIndices &group : expand.getReassociationIndices()) {
+      Value linear = indices[group.front()];
+      for (int64_t e : llvm::drop_begin(group))
+        linear = arith::AddIOp::create(
+            rewriter, loc,
+            arith::MulIOp::create(rewriter, loc, linear, index(sizes[e])),
+            indices[e]);
+      result.push_back(linear);
+    }
+    return result;
+  }
+  // A collapsed index splits into its group's source indices.
+  auto collapse = cast<tensor::CollapseShapeOp>(def);
+  for (auto [i, group] : llvm::enumerate(collapse.getReassociationIndices())) {
+    SmallVector<Value> split(group.size());
+    Value rest = indices[i];
+    for (size_t k = group.size(); k-- > 1;) {
+      Value size = index(
+          tensor::getMixedSize(rewriter, loc, collapse.getSrc(), group[k]));
+      split[k] = arith::RemUIOp::create(rewriter, loc, rest, size);
+      rest = arith::DivUIOp::create(rewriter, loc, rest, size);
+    }
+    split[0] = rest;
+    result.append(split);
+  }
+  return result;
+}
+
+/// Reads `tensor.extract` of an extract_slice, possibly through reshapes, as
+/// `tensor.extract` of the slice's source at the corresponding indices.
+/// MLIR 22 vectorizes such an extract into a vector.gather whose indices,
+/// after bufferization, are applied to the strided view as if it were
+/// contiguous (a silent miscompile of posenc.rotary with column slices of a
+/// cos/sin table, and of GPT-J's repeat_interleave of a table slice
+/// expanded by unit dimensions; fixed upstream after 22); reading the
+/// source avoids the view.
+static void readExtractsThroughViews(RewriterBase &rewriter,
+                                     linalg::LinalgOp tile) {
+  SmallVector<tensor::ExtractOp> extracts;
+  tile.getBlock()->walk([&](tensor::ExtractOp op) {
+    if (isSliceView(op.getTensor()))
+      extracts.push_back(op);
+  });
+  for (tensor::ExtractOp extract : extracts) {
+    rewriter.setInsertionPoint(extract);
+    Value tensor = extract.getTensor();
+    SmallVector<Value> indices(extract.getIndices());
+    while (isSliceView(tensor)) {
+      Operation *def = tensor.getDefiningOp();
+      indices = viewSourceIndices(rewriter, extract.getLoc(), def, indices);
+      tensor = def->getOperand(0);
+    }
+    rewriter.replaceOpWithNewOp<tensor::ExtractOp>(extract, tensor, indices);
   }
 }
 
@@ -148,7 +208,7 @@ LogicalResult mlir::posenc::vectorizeTile(RewriterBase &rewriter,
   if (needsMask && llvm::any_of(tile.getBlock()->getOperations(),
                                 llvm::IsaPred<tensor::ExtractOp>))
     return failure();
-  foldSlicesIntoExtracts(rewriter, tile);
+  readExtractsThroughViews(rewriter, tile);
   rewriter.setInsertionPoint(tile);
   SmallVector<bool> scalable(vectorSizes.size(), false);
   FailureOr<linalg::VectorizationResult> result =

@@ -49,6 +49,7 @@
 // The pass list (RaisePipeline.h): nested on func.func by default.
 // DEFAULT: builtin.module(
 // DEFAULT-NEXT: func.func(
+// DEFAULT-NEXT: posenc-unify-dynamic-dims,
 // DEFAULT-NEXT: cse,
 // DEFAULT-NEXT: posenc-raise-rotary{print-stats=false},
 // DEFAULT-NEXT: posenc-raise-alibi{print-stats=false},
@@ -64,6 +65,7 @@
 // anchor= nests on any op; fuse=false drops posenc-fuse-attention.
 // ANY: builtin.module(
 // ANY-NEXT: any(
+// ANY-NEXT: posenc-unify-dynamic-dims,
 // ANY-NEXT: cse,
 // ANY-NEXT: posenc-raise-rotary{print-stats=false},
 // ANY-NEXT: posenc-raise-alibi{print-stats=false},

@@ -27,12 +27,56 @@ failed (its last stderr lines are printed), 3 bad usage / missing files.
 
 import argparse
 import os
+import re
 import shlex
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
+
+
+STATIC_ENTRY = "posenc_static_entry"
+NPY_TYPES = {"int64": "i64", "int32": "i32", "bool": "i1", "float32": "f32",
+             "float16": "f16"}
+
+
+def tensor_type(path: str) -> str:
+    a = np.load(path, mmap_mode="r")
+    return "tensor<" + "".join(f"{n}x" for n in a.shape) + NPY_TYPES[str(a.dtype)] + ">"
+
+
+def static_entry(mlir: str, args, ref_path: str, tmp: str) -> str:
+    """posenc-run allocates every buffer up front, so a function with dynamic
+    sizes runs through a wrapper that casts the inputs' static types to its
+    argument types and the result back (the documented way to run dynamic
+    lengths). Returns the wrapped module's path, or "" if nothing is dynamic."""
+    text = open(mlir).read()
+    sig = re.search(r"func\.func @([\w$.]+)\((.*?)\) -> (tensor<[^>]*>) \{", text)
+    if not sig or "?" not in sig.group(2) + sig.group(3):
+        return ""
+    name, params, result = sig.groups()
+    types = [p.split(": ", 1)[1] for p in params.split(", %")]
+    static = [tensor_type(a) for a in args]
+    static_result = tensor_type(ref_path)
+    lines = [f"func.func @{STATIC_ENTRY}("
+             + ", ".join(f"%a{i}: {t}" for i, t in enumerate(static)) + f") -> {static_result} {{"]
+    for i, (s, t) in enumerate(zip(static, types)):
+        lines.append(f"  %c{i} = tensor.cast %a{i} : {s} to {t}" if s != t else
+                     f"  %c{i} = tensor.cast %a{i} : {s} to {s}")
+    lines.append(f"  %r = func.call @{name}(" + ", ".join(f"%c{i}" for i in range(len(types)))
+                 + f") : ({', '.join(types)}) -> {result}")
+    lines.append(f"  %s = tensor.cast %r : {result} to {static_result}")
+    lines.append(f"  return %s : {static_result}\n}}")
+    # Into the module, before its closing brace (and the resource blobs).
+    cut = text.find("\n{-#")
+    module, resources = (text[:cut], text[cut:]) if cut >= 0 else (text, "")
+    module = module.rstrip()
+    assert module.endswith("}"), "the module ends with its closing brace"
+    path = os.path.join(tmp, "wrapped.mlir")
+    with open(path, "w") as f:
+        f.write(module[:-1] + "\n".join(lines) + "\n}\n" + resources)
+    return path
 
 
 def main() -> int:
@@ -59,6 +103,10 @@ def main() -> int:
     ap.add_argument("--skip-padding-rows", action="store_true",
                     help="compare only the rows of tokens whose attention_mask (arg1.npy) "
                     "is not 0")
+    ap.add_argument("--length", default="",
+                    help="a subdirectory of MODEL_DIR (e.g. seq11) whose argN.npy and "
+                    "out0.npy replace MODEL_DIR's: a dynamically shaped export run at "
+                    "another sequence length")
     ap.add_argument("--timeout", type=float, default=300.0)
     opts = ap.parse_args(argv)
     extra = shlex.split(opts.flags) + extra
@@ -74,15 +122,25 @@ def main() -> int:
     d = opts.model_dir
     name = os.path.basename(os.path.normpath(d))
     mlir = opts.mlir or os.path.join(d, "model.mlir")
-    ref_path = os.path.join(d, "out0.npy")
+    sub = os.path.join(d, opts.length) if opts.length else d
+
+    def data(file):
+        return os.path.join(sub, file) if os.path.exists(os.path.join(sub, file)) \
+            else os.path.join(d, file)
+
+    ref_path = data("out0.npy")
     args = []
-    while os.path.exists(os.path.join(d, f"arg{len(args)}.npy")):
-        args.append(os.path.join(d, f"arg{len(args)}.npy"))
+    while os.path.exists(data(f"arg{len(args)}.npy")):
+        args.append(data(f"arg{len(args)}.npy"))
     if not os.path.exists(mlir) or not os.path.exists(ref_path) or not args:
         print(f"{name}: FAIL missing model.mlir, out0.npy or arg0.npy in {d}")
         return 3
 
     with tempfile.TemporaryDirectory(prefix="posenc-check-") as tmp:
+        wrapped = static_entry(mlir, args, ref_path, tmp)
+        if wrapped:
+            mlir = wrapped
+            extra.append("--entry=" + STATIC_ENTRY)
         cmd = [
             opts.posenc_run,
             "--inputs=" + ",".join(args),
@@ -114,7 +172,7 @@ def main() -> int:
     diff = np.abs(got.astype(np.float64) - ref.astype(np.float64))
     skipped = ""
     if opts.skip_padding_rows:
-        mask = np.load(os.path.join(d, "arg1.npy"))
+        mask = np.load(args[1])
         if got.ndim < 2 or mask.shape != got.shape[:2]:
             print(f"{name}: FAIL attention_mask {list(mask.shape)} does not index the "
                   f"output's rows {list(got.shape)}")

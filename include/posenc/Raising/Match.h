@@ -73,8 +73,19 @@ SmallVector<int64_t> nonUnitShape(Value v);
 /// of a splat float tensor constant.
 std::optional<double> getConstantFloat(Value v);
 
-/// A `tensor.extract_slice` with static offsets and sizes and unit strides
-/// that only slices the last dimension: `source[..., offset:offset+size]`.
+/// Whether `size` is dimension `dim` of `shaped`: the same constant, or a
+/// dynamic size that the IR proves equal (ValueBoundsOpInterface: through
+/// `tensor.empty`, destinations, slices, reshapes; posenc-unify-dynamic-dims
+/// makes the equal sizes of importer IR one value first).
+bool isDimSize(OpFoldResult size, Value shaped, int64_t dim);
+
+/// Whether dimension `a` of `x` and dimension `b` of `y` are provably equal
+/// (static, or dynamic and proven as isDimSize does).
+bool haveSameDim(Value x, int64_t a, Value y, int64_t b);
+
+/// A `tensor.extract_slice` with static last-dimension offset and size and
+/// unit strides that only slices the last dimension (every other dimension
+/// whole, static or provably): `source[..., offset:offset+size]`.
 struct LastDimSlice {
   Value source;
   int64_t offset;

@@ -14,6 +14,40 @@
 
 include "mlir/Pass/PassBase.td"
 
+def PosEncUnifyDynamicDims : Pass<"posenc-unify-dynamic-dims"> {
+  let summary = "Make the equal dynamic sizes of importer IR one value";
+  let description = [{
+    Importers of dynamically shaped models (`torch.export.Dim`) compute one
+    sequence length many times: `tensor.dim` of each argument, sizes
+    re-derived through reshapes (`S * 2 / 2`), i64 copies for `view`
+    shapes, asserts that they agree. The raising patterns compare values,
+    so this pass, first in posenc-raise-pipeline, proves which dynamic sizes
+    are equal and makes them one SSA value.
+
+    Sizes are equal when the program relies on it: operands of a linalg op
+    read by the same loop dimension (a mismatch is undefined behavior), a
+    `cf.assert` of their equality, a result and its destination, and sizes
+    carried through `tensor.empty`, expand/collapse (a dynamic dimension
+    grouped with unit ones), rank-preserving slices, concat (other
+    dimensions), casts, `tensor.reshape` to a `from_elements` shape, index
+    casts and `x * c / c`. Each class of sizes that holds a dynamic
+    dimension of a function argument becomes one `tensor.dim` of the first
+    such argument at the entry (an `index_cast` of it for i64 sizes).
+
+    With the sizes shared, three rewrites become provable: `index_cast(n) <
+    0` of a size `n` is false (`>= 0` true; selects on it take their
+    branch), `select(n == 1, 0, linalg.index d)` in the body of an op whose
+    loop `d` has size `n` is `linalg.index d` (torch's broadcast of a
+    dimension that may be 1), and a `tensor.reshape` whose dynamic
+    dimensions are the source's, regrouped with unit dimensions, is a
+    `tensor.expand_shape` or `tensor.collapse_shape`. The scalar size
+    computations left without uses are erased. Functions without dynamic
+    shapes are not touched; nothing else changes.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PosEncRaiseRotary : Pass<"posenc-raise-rotary"> {
   let summary = "Raise decomposed rotary embeddings into posenc.rotary";
   let description = [{

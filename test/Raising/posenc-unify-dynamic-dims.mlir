@@ -1,0 +1,159 @@
+// RUN: posenc-opt %s --split-input-file --allow-unregistered-dialect --pass-pipeline='builtin.module(func.func(posenc-unify-dynamic-dims))' | FileCheck %s
+
+// Two arguments read by the same loop of a generic have the same length: every
+// size of the class becomes one tensor.dim of the first argument (i64 copies an
+// index_cast of it), at the function's entry.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @tied_by_generic
+// CHECK-SAME: (%[[A:.*]]: tensor<2x?xf32>, %[[B:.*]]: tensor<2x?xf32>)
+// CHECK: %[[N:.*]] = tensor.dim %[[A]], %c1
+// CHECK: %[[N64:.*]] = arith.index_cast %[[N]] : index to i64
+// CHECK-NOT: tensor.dim
+// CHECK: tensor.empty(%[[N]])
+// CHECK: "test.use"(%[[N64]], %[[N]])
+func.func @tied_by_generic(%a: tensor<2x?xf32>, %b: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  %c1 = arith.constant 1 : index
+  %nb = tensor.dim %b, %c1 : tensor<2x?xf32>
+  %e = tensor.empty(%nb) : tensor<2x?xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%a, %b : tensor<2x?xf32>, tensor<2x?xf32>) outs(%e : tensor<2x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<2x?xf32>
+  %nr = tensor.dim %r, %c1 : tensor<2x?xf32>
+  %n64 = arith.index_cast %nr : index to i64
+  "test.use"(%n64, %nb) : (i64, index) -> ()
+  return %r : tensor<2x?xf32>
+}
+
+// -----
+
+// Sizes that only an assert ties, and `S * 2 / 2` (a collapse's size divided
+// back), are the argument's length.
+// CHECK-LABEL: func.func @assert_and_rescale
+// CHECK-SAME: (%[[A:.*]]: tensor<2x?xf32>, %[[B:.*]]: tensor<?xf32>)
+// CHECK: %[[N:.*]] = tensor.dim %[[A]], %c1
+// CHECK: "test.use"(%[[N]], %[[N]])
+func.func @assert_and_rescale(%a: tensor<2x?xf32>, %b: tensor<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %na = tensor.dim %a, %c1 : tensor<2x?xf32>
+  %nb = tensor.dim %b, %c0 : tensor<?xf32>
+  %eq = arith.cmpi eq, %na, %nb : index
+  cf.assert %eq, "mismatched size for broadcast"
+  %flat = tensor.collapse_shape %a [[0, 1]] : tensor<2x?xf32> into tensor<?xf32>
+  %twice = affine.apply affine_map<()[s0] -> (s0 * 2)>()[%na]
+  %back = arith.divsi %twice, %c2 : index
+  "test.use"(%nb, %back) : (index, index) -> ()
+  return
+}
+
+// -----
+
+// torch's `view` shape: `n < 0` of a size is false, so the select takes the
+// size; the reshape to [2, n, 4, 16] of [2, n, 64] is an expand_shape.
+// CHECK-LABEL: func.func @view_reshape
+// CHECK-SAME: (%[[A:.*]]: tensor<2x?x64xf32>)
+// CHECK: %[[N:.*]] = tensor.dim %[[A]], %c1
+// CHECK-NOT: tensor.reshape
+// CHECK: tensor.expand_shape %[[A]] {{\[}}[0], [1], [2, 3]] output_shape [2, %[[N]], 4, 16] : tensor<2x?x64xf32> into tensor<2x?x4x16xf32>
+func.func @view_reshape(%a: tensor<2x?x64xf32>) -> tensor<2x?x4x16xf32> {
+  %c1 = arith.constant 1 : index
+  %c0_i64 = arith.constant 0 : i64
+  %c2_i64 = arith.constant 2 : i64
+  %c4_i64 = arith.constant 4 : i64
+  %c16_i64 = arith.constant 16 : i64
+  %n = tensor.dim %a, %c1 : tensor<2x?x64xf32>
+  %n64 = arith.index_cast %n : index to i64
+  %neg = arith.cmpi slt, %n64, %c0_i64 : i64
+  %s = arith.select %neg, %c4_i64, %n64 : i64
+  %shape = tensor.from_elements %c2_i64, %s, %c4_i64, %c16_i64 : tensor<4xi64>
+  %r = tensor.reshape %a(%shape) : (tensor<2x?x64xf32>, tensor<4xi64>) -> tensor<2x?x4x16xf32>
+  return %r : tensor<2x?x4x16xf32>
+}
+
+// -----
+
+// A reshape whose dynamic size is not provably the source's stays.
+// CHECK-LABEL: func.func @unproven_reshape
+// CHECK: tensor.reshape
+func.func @unproven_reshape(%a: tensor<2x?x64xf32>, %m: i64) -> tensor<2x?x4x16xf32> {
+  %c2_i64 = arith.constant 2 : i64
+  %c4_i64 = arith.constant 4 : i64
+  %c16_i64 = arith.constant 16 : i64
+  %shape = tensor.from_elements %c2_i64, %m, %c4_i64, %c16_i64 : tensor<4xi64>
+  %r = tensor.reshape %a(%shape) : (tensor<2x?x64xf32>, tensor<4xi64>) -> tensor<2x?x4x16xf32>
+  return %r : tensor<2x?x4x16xf32>
+}
+
+// -----
+
+// torch's broadcast of a dimension that may be 1: `n == 1 ? 0 : i` over a loop
+// of size n is `i`. Over a loop of another size it stays.
+#out3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @unit_broadcast
+// CHECK: linalg.generic
+// CHECK: %[[I:.*]] = linalg.index 1
+// CHECK-NOT: arith.select
+// CHECK: tensor.extract %{{.*}}[%{{.*}}, %[[I]], %{{.*}}]
+// CHECK: linalg.generic
+// CHECK: arith.select
+func.func @unit_broadcast(%x: tensor<2x?x8xf32>, %other: index) -> (tensor<2x?x8xf32>, tensor<2x?x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c1 : tensor<2x?x8xf32>
+  %e = tensor.empty(%n) : tensor<2x?x8xf32>
+  %r = linalg.generic {indexing_maps = [#out3], iterator_types = ["parallel", "parallel", "parallel"]} outs(%e : tensor<2x?x8xf32>) {
+  ^bb0(%o: f32):
+    %b = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %one = arith.cmpi eq, %n, %c1 : index
+    %ii = arith.select %one, %c0, %i : index
+    %v = tensor.extract %x[%b, %ii, %j] : tensor<2x?x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<2x?x8xf32>
+  %s = linalg.generic {indexing_maps = [#out3], iterator_types = ["parallel", "parallel", "parallel"]} outs(%e : tensor<2x?x8xf32>) {
+  ^bb0(%o: f32):
+    %b = linalg.index 0 : index
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %one = arith.cmpi eq, %other, %c1 : index
+    %ii = arith.select %one, %c0, %i : index
+    %v = tensor.extract %x[%b, %ii, %j] : tensor<2x?x8xf32>
+    linalg.yield %v : f32
+  } -> tensor<2x?x8xf32>
+  return %r, %s : tensor<2x?x8xf32>, tensor<2x?x8xf32>
+}
+
+// -----
+
+// Sizes of two arguments nothing ties stay two sizes.
+// CHECK-LABEL: func.func @independent
+// CHECK-SAME: (%[[A:.*]]: tensor<?xf32>, %[[B:.*]]: tensor<?xf32>)
+// CHECK-DAG: %[[NA:.*]] = tensor.dim %[[A]], %c0
+// CHECK-DAG: %[[NB:.*]] = tensor.dim %[[B]], %c0
+// CHECK: "test.use"(%[[NA]], %[[NB]])
+func.func @independent(%a: tensor<?xf32>, %b: tensor<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %na = tensor.dim %a, %c0 : tensor<?xf32>
+  %nb = tensor.dim %b, %c0 : tensor<?xf32>
+  "test.use"(%na, %nb) : (index, index) -> ()
+  return
+}
+
+// -----
+
+// A static function is not touched (not even `n < 0` of a constant size).
+// CHECK-LABEL: func.func @static
+// CHECK: tensor.dim
+// CHECK: arith.cmpi slt
+func.func @static(%a: tensor<2x8xf32>) -> i1 {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c1 : tensor<2x8xf32>
+  %neg = arith.cmpi slt, %n, %c0 : index
+  return %neg : i1
+}
