@@ -41,13 +41,14 @@ bool isEvenOddSlice(Value v, Value x, int64_t offset) {
     return false;
   RankedTensorType srcType = slice.getSourceType();
   int64_t rank = srcType.getRank();
-  if (slice.getResultType().getRank() != rank || !srcType.hasStaticShape())
+  if (slice.getResultType().getRank() != rank || srcType.isDynamicDim(rank - 1))
     return false;
   ArrayRef<int64_t> offsets = slice.getStaticOffsets();
   ArrayRef<int64_t> sizes = slice.getStaticSizes();
   ArrayRef<int64_t> strides = slice.getStaticStrides();
+  SmallVector<OpFoldResult> mixedSizes = slice.getMixedSizes();
   for (int64_t d = 0; d + 1 < rank; ++d)
-    if (offsets[d] != 0 || sizes[d] != srcType.getDimSize(d) || strides[d] != 1)
+    if (offsets[d] != 0 || strides[d] != 1 || !isDimSize(mixedSizes[d], x, d))
       return false;
   int64_t dim = srcType.getShape().back();
   return dim % 2 == 0 && offsets.back() == offset && sizes.back() == dim / 2 &&

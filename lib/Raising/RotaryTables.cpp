@@ -95,7 +95,9 @@ static std::optional<Gather> matchGather(Value v) {
       return std::nullopt;
   auto tableType = cast<RankedTensorType>(table.getType());
   auto outType = cast<RankedTensorType>(v.getType());
-  if (!tableType.hasStaticShape() || !outType.hasStaticShape() ||
+  // Any number of rows (a dynamic sequence length), whole columns.
+  if (!tableType.hasStaticShape() ||
+      outType.isDynamicDim(outType.getRank() - 1) ||
       outType.getShape().back() > tableType.getDimSize(1))
     return std::nullopt;
   Value row = extract.getIndices()[0];

@@ -426,6 +426,60 @@ void foldReshapes(Operation *root, SizeClasses &classes,
   }
 }
 
+/// A generic without inputs whose body yields `tensor.extract %t[i...]`,
+/// each index a loop index or a constant 0 into a unit dimension (torch's
+/// broadcast of a dynamic dimension, once foldUnitBroadcasts has removed its
+/// `n == 1` selects), reads `%t` as an input through the indexing map those
+/// indices make: the form of a static broadcast, which the patterns read.
+void extractsToInputs(Operation *root) {
+  SmallVector<linalg::GenericOp> generics;
+  root->walk([&](linalg::GenericOp generic) { generics.push_back(generic); });
+  for (linalg::GenericOp generic : generics) {
+    Block *body = generic.getBody();
+    if (generic.getNumDpsInputs() != 0 || generic.getNumDpsInits() != 1 ||
+        generic.getNumResults() != 1)
+      continue;
+    auto extract =
+        body->getTerminator()->getOperand(0).getDefiningOp<tensor::ExtractOp>();
+    if (!extract || extract->getBlock() != body ||
+        generic->isAncestor(
+            extract.getTensor().getParentRegion()->getParentOp()))
+      continue;
+    auto sourceType = cast<RankedTensorType>(extract.getTensor().getType());
+    SmallVector<AffineExpr> exprs;
+    for (auto [d, index] : llvm::enumerate(extract.getIndices())) {
+      if (auto loop = index.getDefiningOp<linalg::IndexOp>())
+        exprs.push_back(getAffineDimExpr(loop.getDim(), generic.getContext()));
+      else if (matchPattern(index, m_Zero()) && !sourceType.isDynamicDim(d) &&
+               sourceType.getDimSize(d) == 1)
+        exprs.push_back(getAffineConstantExpr(0, generic.getContext()));
+      else
+        break;
+    }
+    bool onlyIndices =
+        llvm::all_of(body->without_terminator(), [&](Operation &op) {
+          return &op == extract.getOperation() ||
+                 isa<linalg::IndexOp, arith::ConstantOp>(op);
+        });
+    if (exprs.size() != extract.getIndices().size() || !onlyIndices ||
+        !extract->hasOneUse())
+      continue;
+    AffineMap map =
+        AffineMap::get(generic.getNumLoops(), 0, exprs, generic.getContext());
+    OpBuilder builder(generic);
+    auto copy = linalg::GenericOp::create(
+        builder, generic.getLoc(), generic.getResultTypes(),
+        ValueRange{extract.getTensor()}, generic.getDpsInits(),
+        ArrayRef<AffineMap>{map, generic.getIndexingMapsArray()[0]},
+        generic.getIteratorTypesArray(),
+        [](OpBuilder &b, Location loc, ValueRange args) {
+          linalg::YieldOp::create(b, loc, args[0]);
+        });
+    generic.getResult(0).replaceAllUsesWith(copy.getResult(0));
+    generic.erase();
+  }
+}
+
 /// Erases the scalar computations (sizes, casts, compares, selects) and
 /// shapes that the rewrites left without uses.
 void eraseDeadScalars(FunctionOpInterface func) {
@@ -471,6 +525,7 @@ struct UnifyDynamicDims
       foldUnitBroadcasts(func, classes);
       foldReshapes(func, classes, reps);
       eraseDeadScalars(func);
+      extractsToInputs(func);
     }
   }
 

@@ -91,15 +91,17 @@ func.func @unproven_reshape(%a: tensor<2x?x64xf32>, %m: i64) -> tensor<2x?x4x16x
 // -----
 
 // torch's broadcast of a dimension that may be 1: `n == 1 ? 0 : i` over a loop
-// of size n is `i`. Over a loop of another size it stays.
+// of size n is `i`; the generic, now reading %x at its loop indices, reads it
+// as an input. Over a loop of another size the select stays.
 #out3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-LABEL: func.func @unit_broadcast
+// CHECK: linalg.generic {{.*}} ins(%arg0 : tensor<2x?x8xf32>)
+// CHECK-NEXT: ^bb0(%[[IN:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT: linalg.yield %[[IN]]
 // CHECK: linalg.generic
-// CHECK: %[[I:.*]] = linalg.index 1
-// CHECK-NOT: arith.select
-// CHECK: tensor.extract %{{.*}}[%{{.*}}, %[[I]], %{{.*}}]
-// CHECK: linalg.generic
+// CHECK-NOT: ins(
 // CHECK: arith.select
+// CHECK: tensor.extract
 func.func @unit_broadcast(%x: tensor<2x?x8xf32>, %other: index) -> (tensor<2x?x8xf32>, tensor<2x?x8xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -126,6 +128,41 @@ func.func @unit_broadcast(%x: tensor<2x?x8xf32>, %other: index) -> (tensor<2x?x8
     linalg.yield %v : f32
   } -> tensor<2x?x8xf32>
   return %r, %s : tensor<2x?x8xf32>, tensor<2x?x8xf32>
+}
+
+// -----
+
+// A transposing or broadcasting read becomes the input's indexing map (0 into
+// a unit dimension); a read at a computed index stays.
+// CHECK: #map{{[0-9]*}} = affine_map<(d0, d1, d2) -> (d1, 0, d0)>
+// CHECK-LABEL: func.func @extract_maps
+// CHECK: linalg.generic {{.*}} ins(%arg1 : tensor<?x1x2xf32>)
+// CHECK: linalg.generic
+// CHECK: arith.addi
+// CHECK: tensor.extract
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @extract_maps(%x: tensor<2x?x3xf32>, %y: tensor<?x1x2xf32>) -> (tensor<2x?x3xf32>, tensor<2x?x3xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c1 : tensor<2x?x3xf32>
+  %e = tensor.empty(%n) : tensor<2x?x3xf32>
+  %r = linalg.generic {indexing_maps = [#id3], iterator_types = ["parallel", "parallel", "parallel"]} outs(%e : tensor<2x?x3xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %y[%j, %c0, %i] : tensor<?x1x2xf32>
+    linalg.yield %v : f32
+  } -> tensor<2x?x3xf32>
+  %s = linalg.generic {indexing_maps = [#id3], iterator_types = ["parallel", "parallel", "parallel"]} outs(%e : tensor<2x?x3xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %k = linalg.index 2 : index
+    %jk = arith.addi %j, %k : index
+    %v = tensor.extract %x[%i, %jk, %k] : tensor<2x?x3xf32>
+    linalg.yield %v : f32
+  } -> tensor<2x?x3xf32>
+  return %r, %s : tensor<2x?x3xf32>, tensor<2x?x3xf32>
 }
 
 // -----

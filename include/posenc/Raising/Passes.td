@@ -34,13 +34,17 @@ def PosEncUnifyDynamicDims : Pass<"posenc-unify-dynamic-dims"> {
     dimension of a function argument becomes one `tensor.dim` of the first
     such argument at the entry (an `index_cast` of it for i64 sizes).
 
-    With the sizes shared, three rewrites become provable: `index_cast(n) <
+    With the sizes shared, four rewrites become provable: `index_cast(n) <
     0` of a size `n` is false (`>= 0` true; selects on it take their
     branch), `select(n == 1, 0, linalg.index d)` in the body of an op whose
     loop `d` has size `n` is `linalg.index d` (torch's broadcast of a
     dimension that may be 1), and a `tensor.reshape` whose dynamic
     dimensions are the source's, regrouped with unit dimensions, is a
-    `tensor.expand_shape` or `tensor.collapse_shape`. The scalar size
+    `tensor.expand_shape` or `tensor.collapse_shape`, and a generic without
+    inputs whose body only yields `tensor.extract %t[...]` at its loop
+    indices (or 0 into unit dimensions: that broadcast, its selects
+    folded) reads `%t` as an input through the indexing map those indices
+    make, as torch-mlir writes static broadcasts. The scalar size
     computations left without uses are erased. Functions without dynamic
     shapes are not touched; nothing else changes.
   }];
