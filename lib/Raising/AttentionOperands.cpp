@@ -42,9 +42,21 @@ static Value matchGroupBroadcast(Value v, unsigned groupAxis) {
     if (d != groupAxis)
       kept.push_back(getAffineDimExpr(d, ctx));
   auto generic = cast<linalg::GenericOp>(copy->getOwner());
-  if (generic.getMatchingIndexingMap(copy) != AffineMap::get(5, 0, kept, ctx))
+  AffineMap map = generic.getMatchingIndexingMap(copy);
+  if (map == AffineMap::get(5, 0, kept, ctx))
+    return copy->get();
+  // The same broadcast from the input expanded by a unit group axis (read
+  // at 0): torch-mlir's form at dynamic lengths.
+  SmallVector<AffineExpr> unitGroup(kept);
+  unitGroup.insert(unitGroup.begin() + groupAxis,
+                   getAffineConstantExpr(0, ctx));
+  auto expand = copy->get().getDefiningOp<tensor::ExpandShapeOp>();
+  if (map != AffineMap::get(5, 0, unitGroup, ctx) || !expand ||
+      expand.getSrcType().getRank() != 4 ||
+      expand.getResultType().getDimSize(groupAxis) != 1 ||
+      stripUnitReshapes(expand.getResult()) != expand.getSrc())
     return Value();
-  return copy->get();
+  return expand.getSrc();
 }
 
 /// `[B, S, H, D]` K or V through an optional repeat_kv over `[B, S, Hkv, D]`
@@ -89,10 +101,11 @@ static Value headMajor(PatternRewriter &rewriter, Location loc,
   if (!kv.tokenMajor)
     return kv.value;
   auto type = cast<RankedTensorType>(kv.value.getType());
-  ArrayRef<int64_t> shape = type.getShape();
-  Value init = tensor::EmptyOp::create(
-      rewriter, loc, ArrayRef<int64_t>{shape[0], shape[2], shape[1], shape[3]},
-      type.getElementType());
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(rewriter, loc, kv.value);
+  Value init = tensor::EmptyOp::create(rewriter, loc,
+                                       {sizes[0], sizes[2], sizes[1], sizes[3]},
+                                       type.getElementType());
   return linalg::TransposeOp::create(rewriter, loc, kv.value, init,
                                      ArrayRef<int64_t>{0, 2, 1, 3})
       ->getResult(0);

@@ -123,6 +123,8 @@ static LogicalResult classifyKeyValidity(Value valid, AffineMap map,
                                          Terms &terms) {
   if (terms.keyMask)
     return failure();
+  if (space.isDynamic())
+    return classifySymbolicValidity(valid, map, space, terms);
   auto type = cast<RankedTensorType>(valid.getType());
   std::optional<SmallVector<unsigned>> dims = nonUnitDims(map, type);
   if (!dims || llvm::is_contained(*dims, space.head))
@@ -215,6 +217,8 @@ static Value validityBehindMaskedCondition(Value masked) {
 LogicalResult mlir::posenc::raising::classifyMask(Value term, AffineMap map,
                                                   const LogitsSpace &space,
                                                   Terms &terms) {
+  if (space.isDynamic())
+    return failure();
   auto values = rowColumnValues(term, map, space);
   if (!values)
     return failure();
@@ -236,6 +240,8 @@ LogicalResult mlir::posenc::raising::classifyMask(Value term, AffineMap map,
 
 LogicalResult mlir::posenc::raising::classifySelectMask(
     const Elementwise &select, const LogitsSpace &space, Terms &terms) {
+  if (space.isDynamic())
+    return failure();
   OpOperand *cond = select.getInput(0);
   std::optional<double> fill = select.getConstantFloatOperand(1);
   if (!cond || !fill || *fill > kMaskedLogit)
@@ -254,6 +260,8 @@ LogicalResult mlir::posenc::raising::classifySelectMask(
 LogicalResult mlir::posenc::raising::classifyKeepMask(Value keep, AffineMap map,
                                                       const LogitsSpace &space,
                                                       Terms &terms) {
+  if (space.isDynamic())
+    return classifySymbolicValidity(keep, map, space, terms);
   auto values = rowColumnValues(keep, map, space);
   if (!values)
     return classifyKeyValidity(keep, map, space, terms);
@@ -287,6 +295,8 @@ static bool hasAttentionPositions(AlibiOp alibi, const LogitsSpace &space) {
 LogicalResult mlir::posenc::raising::classifyAlibi(Value term, AffineMap map,
                                                    const LogitsSpace &space,
                                                    Terms &terms) {
+  if (space.isDynamic())
+    return failure();
   auto alibi = stripUnitReshapes(term).getDefiningOp<AlibiOp>();
   if (!alibi || terms.alibi || !hasAttentionPositions(alibi, space))
     return failure();

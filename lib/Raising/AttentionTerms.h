@@ -12,6 +12,7 @@
 #include "posenc/IR/PosEncOps.h"
 
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Value.h"
 
 #include <optional>
@@ -48,6 +49,14 @@ struct LogitsSpace {
   /// `[B*H, Sq, Sk]` space (B = 1 there).
   std::optional<unsigned> batch;
   int64_t b = 1;
+  /// The `[B, H, Sq, Sk]` logits (their sizes when dynamic).
+  Value logits;
+
+  /// Dynamic lengths: only classifySymbolicValidity reads the masks (the
+  /// other classifiers evaluate them element by element).
+  bool isDynamic() const {
+    return ShapedType::isDynamic(sq) || ShapedType::isDynamic(sk);
+  }
 };
 
 /// Llama 4's attention temperature on the queries of a `[B, S, H, D]`
@@ -83,6 +92,13 @@ LogicalResult classifyKeyMask(Value term, AffineMap map,
 /// as classifyKeyMask accepts behind its select.
 LogicalResult classifyKeepMask(Value keep, AffineMap map,
                                const LogitsSpace &space, Terms &terms);
+
+/// classifyKeyMask's mask at dynamic lengths: `valid` read symbolically
+/// (SymbolicMask.cpp) must be `keys[b, j]`, optionally with `i - j >= 0`
+/// (causal; Sq = Sk proven) and then `j - i + L >= 0` (window L), for every
+/// length.
+LogicalResult classifySymbolicValidity(Value valid, AffineMap map,
+                                       const LogitsSpace &space, Terms &terms);
 
 /// A posenc.alibi bias `[B?, H, Sq?, Sk]` read with heads on the head axis
 /// and keys on the key axis, from the attention's positions.

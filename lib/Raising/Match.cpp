@@ -155,6 +155,9 @@ std::optional<double> raising::getConstantFloat(Value v) {
   DenseFPElementsAttr dense;
   if (matchPattern(v, m_Constant(&dense)) && dense.isSplat())
     return dense.getSplatValue<APFloat>().convertToDouble();
+  // A constant broadcast into a tensor (torch-mlir's at dynamic lengths).
+  if (OpOperand *in = matchCopy(v); in && isa<ShapedType>(v.getType()))
+    return getConstantFloat(in->get());
   return std::nullopt;
 }
 

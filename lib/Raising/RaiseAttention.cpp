@@ -77,8 +77,9 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     if (!logits || (guardedLogits && guardedLogits != logits))
       return rewriter.notifyMatchFailure(pv, "no last-axis softmax");
     auto logitsType = cast<RankedTensorType>(logits.getType());
-    if (!logitsType.hasStaticShape())
-      return rewriter.notifyMatchFailure(pv, "dynamic logits");
+    // Dynamic lengths only: batch and heads are static.
+    if (logitsType.isDynamicDim(0) || logitsType.isDynamicDim(1))
+      return rewriter.notifyMatchFailure(pv, "dynamic batch or heads");
     m.space = LogitsSpace{1,
                           2,
                           3,
@@ -86,7 +87,8 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
                           logitsType.getDimSize(2),
                           logitsType.getDimSize(3),
                           /*batch=*/0u,
-                          logitsType.getDimSize(0)};
+                          logitsType.getDimSize(0),
+                          logits};
     FailureOr<linalg::BatchMatmulOp> qk =
         peelTerms(pv, logits, logitsType.getDimSize(0), m, rewriter);
     if (failed(qk) || failed(matchQueryAndKey(pv, *qk, m, rewriter)))
@@ -121,8 +123,15 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
           return rewriter.notifyMatchFailure(pv, "scores not [B*H] batched");
         x = expand.getSrc();
         merged = true;
-        space = LogitsSpace{
-            0, 1, 2, space.hq, space.sq, space.sk, /*batch=*/std::nullopt, 1};
+        space = LogitsSpace{0,
+                            1,
+                            2,
+                            space.hq,
+                            space.sq,
+                            space.sk,
+                            /*batch=*/std::nullopt,
+                            1,
+                            space.logits};
       }
       if (merged) {
         if (linalg::BatchMatmulOp qk = matchPlainBatchMatmul(x))
@@ -222,7 +231,7 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
     // Positions of the temperature are token indices: the attention's own
     // only when queries and keys align (Sq = Sk); ALiBi or a scale inside
     // is fine, the temperature multiplies q before both.
-    if (m.space.sq == m.space.sk)
+    if (!m.space.isDynamic() && m.space.sq == m.space.sk)
       m.temperature = matchQueryTemperature(q);
     return success();
   }

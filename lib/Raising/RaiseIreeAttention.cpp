@@ -120,7 +120,8 @@ struct RaiseIreeAttention : RewritePattern {
                           qType.getDimSize(2),
                           kType.getDimSize(1),
                           /*batch=*/0u,
-                          qType.getDimSize(0)};
+                          qType.getDimSize(0),
+                          /*logits=*/Value()};
     if (masked) {
       std::optional<std::pair<Value, AffineMap>> mask =
           maskSource(op->getOperand(4));

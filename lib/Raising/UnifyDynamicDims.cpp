@@ -480,6 +480,29 @@ void extractsToInputs(Operation *root) {
   }
 }
 
+/// A generic that copies its input to a result of the same type through
+/// identity maps (torch's `expand` to the sizes a tensor already has, kept at
+/// dynamic lengths) is its input.
+void foldIdentityCopies(Operation *root) {
+  SmallVector<linalg::GenericOp> copies;
+  root->walk([&](linalg::GenericOp generic) {
+    Block *body = generic.getBody();
+    if (generic.getNumDpsInputs() == 1 && generic.getNumDpsInits() == 1 &&
+        generic.getNumResults() == 1 &&
+        generic.getNumParallelLoops() == generic.getNumLoops() &&
+        llvm::all_of(generic.getIndexingMapsArray(),
+                     [](AffineMap map) { return map.isIdentity(); }) &&
+        generic.getDpsInputs()[0].getType() == generic.getResultTypes()[0] &&
+        body->without_terminator().empty() &&
+        body->getTerminator()->getOperand(0) == body->getArgument(0))
+      copies.push_back(generic);
+  });
+  for (linalg::GenericOp copy : copies) {
+    copy.getResult(0).replaceAllUsesWith(copy.getDpsInputs()[0]);
+    copy.erase();
+  }
+}
+
 /// Erases the scalar computations (sizes, casts, compares, selects) and
 /// shapes that the rewrites left without uses.
 void eraseDeadScalars(FunctionOpInterface func) {
@@ -526,6 +549,7 @@ struct UnifyDynamicDims
       foldReshapes(func, classes, reps);
       eraseDeadScalars(func);
       extractsToInputs(func);
+      foldIdentityCopies(func);
     }
   }
 

@@ -44,7 +44,9 @@ def PosEncUnifyDynamicDims : Pass<"posenc-unify-dynamic-dims"> {
     inputs whose body only yields `tensor.extract %t[...]` at its loop
     indices (or 0 into unit dimensions: that broadcast, its selects
     folded) reads `%t` as an input through the indexing map those indices
-    make, as torch-mlir writes static broadcasts. The scalar size
+    make, as torch-mlir writes static broadcasts; a generic that only
+    copies its input to a result of the same type (torch's `expand` to the
+    sizes a tensor has) is its input. The scalar size
     computations left without uses are erased. Functions without dynamic
     shapes are not touched; nothing else changes.
   }];
@@ -273,6 +275,12 @@ def PosEncRaiseAttention : Pass<"posenc-raise-attention"> {
     fill) averages V: without the guard the mask is raised only with
     `zero-padding-rows`. Any other term (a learned bias) leaves the
     attention decomposed.
+
+    At dynamic sequence lengths (batch and heads static) only padding
+    masks are read, symbolically: the element at logit `(b, h, i, j)` as
+    a formula over aranges, comparisons and `and`s that must be exactly
+    `keys[b, j]`, optionally with `i - j >= 0` (causal, Sq = Sk proven)
+    and `j - i + L >= 0` (window L); the other terms need static lengths.
   }];
   let dependentDialects = ["::mlir::posenc::PosEncDialect",
                            "::mlir::tensor::TensorDialect"];
