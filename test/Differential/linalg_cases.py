@@ -13,7 +13,9 @@ i64, f16, bf16, f32, f64), in the forms importers emit:
   reduction    a sum, max, min or and/or of one dim into a linalg.fill init;
   gather       tensor.extract in the body, indexed by an integer tensor
                (i8/i16/i32/i64/index, arith.index_cast) or by linalg.index
-               arithmetic (a reversed axis);
+               arithmetic (a reversed axis), from the tensor or from a
+               column slice of it, possibly expanded by a unit dimension
+               (a strided view once bufferized: D13);
 
 with operands that are function arguments, dense constants or splat
 constants, i1 ones included. Every intermediate value has the type it is drawn
@@ -536,10 +538,40 @@ class Chain:
 
     # --- gather --------------------------------------------------------------
 
+    def column_view(self, x):
+        """x[..., o:o + w] (an extract_slice), possibly expanded by a trailing
+        unit dimension: (name, type, shape, value, err, extra index)."""
+        rng, rank, cols = self.rng, len(x.shape), x.shape[-1]
+        w = int(rng.integers(1, cols))
+        o = int(rng.integers(0, cols - w + 1))
+        shape = x.shape[:-1] + (w,)
+        view = self.fresh("view")
+        self.line(f"{view} = tensor.extract_slice {x.name}[{', '.join(['0'] * (rank - 1) + [str(o)])}] "
+                  f"[{', '.join(map(str, shape))}] [{', '.join(['1'] * rank)}] : "
+                  f"{x.type} to {tensor_type(shape, x.elem)}")
+        value, err = x.value[..., o:o + w], x.err[..., o:o + w]
+        vtype, extra = tensor_type(shape, x.elem), []
+        if rng.random() < 0.5:
+            groups = [[d] for d in range(rank - 1)] + [[rank - 1, rank]]
+            expanded = self.fresh("view")
+            self.line(f"{expanded} = tensor.expand_shape {view} {groups} output_shape "
+                      f"[{', '.join(map(str, shape + (1,)))}] : {vtype} into "
+                      f"{tensor_type(shape + (1,), x.elem)}")
+            view, vtype = expanded, tensor_type(shape + (1,), x.elem)
+            zero = self.fresh("c")
+            self.line(f"{zero} = arith.constant 0 : index")
+            extra = [zero]
+        self.kinds.append(f"gather-view-{x.elem}")
+        return Node(view, x.elem, shape, value, err), vtype, extra
+
     def gather(self, x):
         """out[i, j...] = x[idx[i, j...], j...] with idx an integer tensor, or
-        x[n - 1 - i, j...] (linalg.index arithmetic)."""
+        x[n - 1 - i, j...] (linalg.index arithmetic); x may be a column view
+        of the drawn tensor."""
         rng = self.rng
+        xtype, extra = x.type, []
+        if len(x.shape) >= 2 and x.shape[-1] >= 2 and rng.random() < 0.3:
+            x, xtype, extra = self.column_view(x)
         rank, rows = len(x.shape), x.shape[0]
         dims = [self.fresh("i") for _ in range(rank)]
         lines = [f"{dims[d]} = linalg.index {d} : index" for d in range(1, rank)]
@@ -576,7 +608,7 @@ class Chain:
         value = x.value[(rows_of,) + rest]
         err = x.err[(rows_of,) + rest]
         v = self.fresh("v")
-        lines.append(f"{v} = tensor.extract {x.name}[{', '.join(dims)}] : {x.type}")
+        lines.append(f"{v} = tensor.extract {x.name}[{', '.join(dims + extra)}] : {xtype}")
         name = self.generic(out_shape, x.elem, inputs, block, [tuple(range(rank))] * len(inputs),
                             ["parallel"] * rank, lines, v, self.fresh("o"))
         return Node(name, x.elem, out_shape, value, err)
