@@ -320,8 +320,14 @@ DenseMap<unsigned, Value> replaceByArgumentDims(FunctionOpInterface func,
     } else if (!v.getType().isIndex()) {
       continue;
     }
+    // The asserts keep comparing the original sizes: a program that aborts
+    // on mismatched inputs still does.
     if (v != rep)
-      v.replaceAllUsesWith(rep);
+      v.replaceUsesWithIf(rep, [](OpOperand &use) {
+        Operation *user = use.getOwner();
+        return !isa<arith::CmpIOp>(user) ||
+               !llvm::all_of(user->getUsers(), llvm::IsaPred<cf::AssertOp>);
+      });
   }
   return reps;
 }
@@ -431,14 +437,19 @@ void foldReshapes(Operation *root, SizeClasses &classes,
 /// broadcast of a dynamic dimension, once foldUnitBroadcasts has removed its
 /// `n == 1` selects), reads `%t` as an input through the indexing map those
 /// indices make: the form of a static broadcast, which the patterns read.
-void extractsToInputs(Operation *root) {
+/// Each dimension of `%t` read at a loop index must be that loop's size (a
+/// longer `%t` read in part would not be a valid input).
+void extractsToInputs(Operation *root, SizeClasses &classes) {
   SmallVector<linalg::GenericOp> generics;
   root->walk([&](linalg::GenericOp generic) { generics.push_back(generic); });
   for (linalg::GenericOp generic : generics) {
     Block *body = generic.getBody();
     if (generic.getNumDpsInputs() != 0 || generic.getNumDpsInits() != 1 ||
-        generic.getNumResults() != 1)
+        generic.getNumResults() != 1 ||
+        !generic.getIndexingMapsArray()[0].isIdentity())
       continue;
+    Value init = generic.getDpsInits()[0];
+    auto initType = cast<RankedTensorType>(init.getType());
     auto extract =
         body->getTerminator()->getOperand(0).getDefiningOp<tensor::ExtractOp>();
     if (!extract || extract->getBlock() != body ||
@@ -447,8 +458,15 @@ void extractsToInputs(Operation *root) {
       continue;
     auto sourceType = cast<RankedTensorType>(extract.getTensor().getType());
     SmallVector<AffineExpr> exprs;
+    Value source = extract.getTensor();
     for (auto [d, index] : llvm::enumerate(extract.getIndices())) {
-      if (auto loop = index.getDefiningOp<linalg::IndexOp>())
+      auto loop = index.getDefiningOp<linalg::IndexOp>();
+      int64_t dim = static_cast<int64_t>(d);
+      if (loop && (sourceType.isDynamicDim(d)
+                       ? classes.same({source, dim}, {init, loop.getDim()})
+                       : !initType.isDynamicDim(loop.getDim()) &&
+                             initType.getDimSize(loop.getDim()) ==
+                                 sourceType.getDimSize(d)))
         exprs.push_back(getAffineDimExpr(loop.getDim(), generic.getContext()));
       else if (matchPattern(index, m_Zero()) && !sourceType.isDynamicDim(d) &&
                sourceType.getDimSize(d) == 1)
@@ -548,7 +566,7 @@ struct UnifyDynamicDims
       foldUnitBroadcasts(func, classes);
       foldReshapes(func, classes, reps);
       eraseDeadScalars(func);
-      extractsToInputs(func);
+      extractsToInputs(func, classes);
       foldIdentityCopies(func);
     }
   }

@@ -30,10 +30,13 @@ func.func @tied_by_generic(%a: tensor<2x?xf32>, %b: tensor<2x?xf32>) -> tensor<2
 // -----
 
 // Sizes that only an assert ties, and `S * 2 / 2` (a collapse's size divided
-// back), are the argument's length.
+// back), are the argument's length; the assert keeps comparing the two.
 // CHECK-LABEL: func.func @assert_and_rescale
 // CHECK-SAME: (%[[A:.*]]: tensor<2x?xf32>, %[[B:.*]]: tensor<?xf32>)
 // CHECK: %[[N:.*]] = tensor.dim %[[A]], %c1
+// CHECK: %[[NB:.*]] = tensor.dim %[[B]], %c0
+// CHECK: %[[EQ:.*]] = arith.cmpi eq, %{{.*}}, %[[NB]]
+// CHECK: cf.assert %[[EQ]]
 // CHECK: "test.use"(%[[N]], %[[N]])
 func.func @assert_and_rescale(%a: tensor<2x?xf32>, %b: tensor<?xf32>) {
   %c0 = arith.constant 0 : index
@@ -132,18 +135,28 @@ func.func @unit_broadcast(%x: tensor<2x?x8xf32>, %other: index) -> (tensor<2x?x8
 // -----
 
 // A transposing or broadcasting read becomes the input's indexing map (0 into
-// a unit dimension); a read at a computed index stays.
+// a unit dimension) when each dimension read at a loop index is that loop's
+// size (%y's, by an assert); a read at a computed index, or of a tensor whose
+// size nothing ties to the loop's (%z: a longer one would be read in part),
+// stays.
 // CHECK: #map{{[0-9]*}} = affine_map<(d0, d1, d2) -> (d1, 0, d0)>
 // CHECK-LABEL: func.func @extract_maps
+// CHECK: cf.assert
 // CHECK: linalg.generic {{.*}} ins(%arg1 : tensor<?x1x2xf32>)
 // CHECK: linalg.generic
 // CHECK: arith.addi
 // CHECK: tensor.extract
+// CHECK: linalg.generic
+// CHECK-NOT: ins(
+// CHECK: tensor.extract %arg2
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-func.func @extract_maps(%x: tensor<2x?x3xf32>, %y: tensor<?x1x2xf32>) -> (tensor<2x?x3xf32>, tensor<2x?x3xf32>) {
+func.func @extract_maps(%x: tensor<2x?x3xf32>, %y: tensor<?x1x2xf32>, %z: tensor<?x1x2xf32>) -> (tensor<2x?x3xf32>, tensor<2x?x3xf32>, tensor<2x?x3xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = tensor.dim %x, %c1 : tensor<2x?x3xf32>
+  %ny = tensor.dim %y, %c0 : tensor<?x1x2xf32>
+  %same = arith.cmpi eq, %n, %ny : index
+  cf.assert %same, "mismatched size for broadcast"
   %e = tensor.empty(%n) : tensor<2x?x3xf32>
   %r = linalg.generic {indexing_maps = [#id3], iterator_types = ["parallel", "parallel", "parallel"]} outs(%e : tensor<2x?x3xf32>) {
   ^bb0(%o: f32):
@@ -161,7 +174,14 @@ func.func @extract_maps(%x: tensor<2x?x3xf32>, %y: tensor<?x1x2xf32>) -> (tensor
     %v = tensor.extract %x[%i, %jk, %k] : tensor<2x?x3xf32>
     linalg.yield %v : f32
   } -> tensor<2x?x3xf32>
-  return %r, %s : tensor<2x?x3xf32>, tensor<2x?x3xf32>
+  %t = linalg.generic {indexing_maps = [#id3], iterator_types = ["parallel", "parallel", "parallel"]} outs(%e : tensor<2x?x3xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %z[%j, %c0, %i] : tensor<?x1x2xf32>
+    linalg.yield %v : f32
+  } -> tensor<2x?x3xf32>
+  return %r, %s, %t : tensor<2x?x3xf32>, tensor<2x?x3xf32>, tensor<2x?x3xf32>
 }
 
 // -----
