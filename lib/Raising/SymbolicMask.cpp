@@ -105,11 +105,14 @@ private:
     return a;
   }
   unsigned numDims;
+  /// Elements read in all: the formula is a tree over the producers' DAG
+  /// (`x and x` reads x twice), so a bound keeps compile time bounded.
+  int64_t budget = 4096;
 };
 
 FailureOr<Sym> SymbolicEvaluator::at(Value tensor, ArrayRef<AffineExpr> index,
                                      int depth) {
-  if (depth > 64)
+  if (depth > 64 || --budget < 0)
     return failure();
   auto type = cast<RankedTensorType>(tensor.getType());
   Operation *def = tensor.getDefiningOp();
