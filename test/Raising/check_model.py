@@ -62,8 +62,7 @@ def static_entry(mlir: str, args, ref_path: str, tmp: str) -> str:
     lines = [f"func.func @{STATIC_ENTRY}("
              + ", ".join(f"%a{i}: {t}" for i, t in enumerate(static)) + f") -> {static_result} {{"]
     for i, (s, t) in enumerate(zip(static, types)):
-        lines.append(f"  %c{i} = tensor.cast %a{i} : {s} to {t}" if s != t else
-                     f"  %c{i} = tensor.cast %a{i} : {s} to {s}")
+        lines.append(f"  %c{i} = tensor.cast %a{i} : {s} to {t}")
     lines.append(f"  %r = func.call @{name}(" + ", ".join(f"%c{i}" for i in range(len(types)))
                  + f") : ({', '.join(types)}) -> {result}")
     lines.append(f"  %s = tensor.cast %r : {result} to {static_result}")
