@@ -55,30 +55,56 @@ TOL = 1e-5
 HEX = "--mlir-print-elementsattrs-with-hex-if-larger=-1"
 
 
-def export_torch(name: str, form: str, out: str):
+def torch_cases(spec, wrapper, args, dynamic: bool):
+    """(inputs, torch's output) at the export's length, and for a dynamic
+    export also at export_hf_attention's SECOND_SEQ (fresh seeded inputs,
+    the same parameters)."""
+    import torch
+
+    lengths = [args]
+    if dynamic:
+        inputs = 3 if spec.position_ids else 2
+        second = hf.padded_inputs(torch.Generator().manual_seed(spec.seed + 1), hf.SECOND_SEQ)
+        lengths.append(list(second)[:inputs] + list(args[inputs:]))
+    cases = []
+    for case in lengths:
+        with torch.no_grad():
+            want = wrapper(*case)
+        want = want[0] if isinstance(want, (tuple, list)) else want
+        cases.append(([a.numpy() for a in case], want.numpy()))
+    return cases
+
+
+def export_torch(name: str, form: str, out: str, dynamic: bool):
     """The padded model `name` in the torch dialect, through iree-turbine or
-    ONNX: (MLIR text, the inputs, torch's output)."""
+    ONNX: (MLIR text, [(inputs, torch's output)] as torch_cases gives)."""
     import torch
 
     spec = next(s for s in hf.SPECS if s.name == name)
     _, wrapper, args, _ = hf.build(spec, padded=True)
-    with torch.no_grad():
-        want = wrapper(*args)
-    want = want[0] if isinstance(want, (tuple, list)) else want
-    inputs = [a.numpy() for a in args]
+    cases = torch_cases(spec, wrapper, args, dynamic)
+    shapes = hf.dynamic_shapes(spec, args) if dynamic else None
     if form == "turbine":
         from iree.turbine import aot
 
-        exported = aot.export(wrapper, args=tuple(args))
-        return str(exported.mlir_module), inputs, want.numpy()
-    path = os.path.join(out, f"{name}_padded.onnx")
+        # The symbolic shape expressions say that the inputs share one
+        # length (flow.tensor.tie_shape in the input IR); without them
+        # nothing in the module relates the lengths of the inputs.
+        exported = aot.export(wrapper, args=tuple(args), dynamic_shapes=shapes,
+                              import_symbolic_shape_expressions=dynamic)
+        return str(exported.mlir_module), cases
+    path = os.path.join(out, f"{stem_name(name, dynamic)}.onnx")
     torch.onnx.export(wrapper, tuple(args), path, opset_version=18, dynamo=True,
-                      verbose=False)
+                      verbose=False, dynamic_shapes=shapes)
     proc = subprocess.run([sys.executable, "-m", "iree.compiler.tools.import_onnx", path,
                            "-o", "-"], capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"iree-import-onnx {path}:\n{proc.stderr[-4000:]}")
-    return proc.stdout, inputs, want.numpy()
+    return proc.stdout, cases
+
+
+def stem_name(name: str, dynamic: bool) -> str:
+    return f"{name}_dynamic" if dynamic else f"{name}_padded"
 
 
 def legalize_bool_masks(text: str) -> str:
@@ -135,28 +161,27 @@ def iree_compile(args) -> str:
     return proc.stdout
 
 
-def export(name: str, form: str, out: str):
-    torch_text, inputs, want = export_torch(name, form, out)
-    stem = os.path.join(out, f"{name}_padded.{form}")
+def export(name: str, form: str, out: str, dynamic: bool):
+    torch_text, cases = export_torch(name, form, out, dynamic)
+    stem = os.path.join(out, f"{stem_name(name, dynamic)}.{form}")
     path = stem + ".torch.mlir"
     with open(path, "w") as f:
         f.write(legalize_bool_masks(torch_text) if form == "turbine" else torch_text)
     input_path = stem + ".input.mlir"
     iree_compile([path, "--compile-to=input", "--mlir-print-op-generic", HEX,
                   "-o", input_path])
-    return input_path, inputs, want
+    return input_path, cases
 
 
-def run_iree(path: str, entry: str, inputs):
-    """`path` compiled and run by IREE (test/lib/posenc_iree.py)."""
+def compile_iree(path: str):
+    """`path` compiled by IREE and loaded (test/lib/posenc_iree.py)."""
     with open(path) as f:
-        module = pi.Module(pi.compile_with_iree(f.read()))
-    return module(entry, *inputs)[0]
+        return pi.Module(pi.compile_with_iree(f.read()))
 
 
-def check(name: str, form: str, out: str, posenc_opt: str) -> bool:
-    input_path, inputs, want = export(name, form, out)
-    raised = os.path.join(out, f"{name}_padded.{form}.posenc.mlir")
+def check(name: str, form: str, out: str, posenc_opt: str, dynamic: bool) -> bool:
+    input_path, cases = export(name, form, out, dynamic)
+    raised = os.path.join(out, f"{stem_name(name, dynamic)}.{form}.posenc.mlir")
     proc = subprocess.run(
         [posenc_opt, "--allow-unregistered-dialect", input_path, "--mlir-print-op-generic", HEX,
          "--mlir-disable-threading",  # the stats of both functions in order
@@ -168,17 +193,22 @@ def check(name: str, form: str, out: str, posenc_opt: str) -> bool:
     stats = [line for line in proc.stderr.splitlines() if line.startswith("posenc-")]
     for line in stats:
         print(f"STATS {name} {line}")
-    got = run_iree(raised, "main" if form == "turbine" else "main_graph", inputs)
-    # zero-padding-rows: the rows of the padding queries are 0 in
-    # posenc.attention (SDPA's too), eager PyTorch averages V there.
-    rows = np.ones(want.shape[:2], bool)
-    rows[1, :hf.PAD] = False
-    ok = got.shape == want.shape
-    rel = float(np.max(np.abs(got - want)[rows]) / np.max(np.abs(want))) if ok else np.inf
-    ok = ok and rel <= TOL
-    print(f"CHECK {name} rel {rel:.2e} (tolerance {TOL:g}, padding rows skipped) "
-          f"{'ok' if ok else 'FAIL'}")
-    return ok
+    module = compile_iree(raised)
+    all_ok = True
+    for inputs, want in cases:
+        got = module("main" if form == "turbine" else "main_graph", *inputs)[0]
+        # zero-padding-rows: the rows of the padding queries are 0 in
+        # posenc.attention (SDPA's too), eager PyTorch averages V there.
+        rows = np.ones(want.shape[:2], bool)
+        rows[1, :hf.PAD] = False
+        ok = got.shape == want.shape
+        rel = float(np.max(np.abs(got - want)[rows]) / np.max(np.abs(want))) if ok else np.inf
+        ok = ok and rel <= TOL
+        at = f" at {want.shape[1]} tokens" if dynamic else ""
+        print(f"CHECK {name}{at} rel {rel:.2e} (tolerance {TOL:g}, padding rows skipped) "
+              f"{'ok' if ok else 'FAIL'}")
+        all_ok &= ok
+    return all_ok
 
 
 def main() -> int:
@@ -187,17 +217,19 @@ def main() -> int:
     ap.add_argument("--out", required=True, help="directory for the modules")
     ap.add_argument("--form", choices=("turbine", "onnx"), default="turbine",
                     help="export with iree-turbine, or to ONNX + iree-import-onnx")
+    ap.add_argument("--dynamic", action="store_true",
+                    help="a dynamic sequence length (torch.export.Dim); checked at two lengths")
     ap.add_argument("--check", metavar="POSENC_OPT", help="raise, compile and run them")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     passed = failed = 0
-    for name in args.models or hf.PADDED:
+    for name in args.models or (hf.DYNAMIC if args.dynamic else hf.PADDED):
         if args.check:
-            ok = check(name, args.form, args.out, args.check)
+            ok = check(name, args.form, args.out, args.check, args.dynamic)
             passed += ok
             failed += not ok
         else:
-            print(export(name, args.form, args.out)[0])
+            print(export(name, args.form, args.out, args.dynamic)[0])
     if args.check:
         print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0

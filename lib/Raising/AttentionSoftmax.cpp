@@ -111,7 +111,7 @@ Value raising::matchSinkSoftmax(Value probs, Value &sinks) {
   auto logitsType = cast<RankedTensorType>(logits.getType());
   auto columnType = cast<RankedTensorType>(column.getType());
   if (logitsType.getRank() != 4 || columnType.getDimSize(3) != 1 ||
-      logitsType.getDimSize(3) != kept->size)
+      !isDimSize(kept->mixedSize, logits, 3))
     return Value();
   // The column copies a per-head value: read through the head axis only.
   OpOperand *copy = matchCopy(column);

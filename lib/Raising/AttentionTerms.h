@@ -49,8 +49,13 @@ struct LogitsSpace {
   /// `[B*H, Sq, Sk]` space (B = 1 there).
   std::optional<unsigned> batch;
   int64_t b = 1;
-  /// The `[B, H, Sq, Sk]` logits (their sizes when dynamic).
-  Value logits;
+  /// Where a dynamic Sq and Sk are read: a tensor and its dimension (the
+  /// logits', or Q's and K's where no logits tensor exists).
+  struct Extent {
+    Value of;
+    unsigned dim = 0;
+  };
+  Extent rows, cols;
 
   /// Dynamic lengths: only classifySymbolicValidity reads the masks (the
   /// other classifiers evaluate them element by element).

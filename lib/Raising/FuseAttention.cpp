@@ -15,6 +15,7 @@
 #include "posenc/Raising/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -138,8 +139,8 @@ struct FuseRotaryIntoAttention : CountingPattern<AttentionOp> {
 /// raised. The rotation is per channel pair of the last axis and per token,
 /// so it commutes with any permutation that keeps the channel axis last and
 /// carries the token axis along; positions `[B, S]` also need the batch axis
-/// to stay first. Only a rotary with no other use moves (no rotation is
-/// duplicated); M-RoPE stays.
+/// to stay first. Only a rotary with no other use than sizes moves (no
+/// rotation is duplicated); M-RoPE stays.
 struct SinkRotaryBelowTranspose : OpRewritePattern<AttentionOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -149,8 +150,13 @@ struct SinkRotaryBelowTranspose : OpRewritePattern<AttentionOp> {
       auto transpose = operand.getDefiningOp<linalg::TransposeOp>();
       if (!transpose)
         continue;
+      // Besides the transpose, only sizes may read the rotary (tensor.dim
+      // of a dynamic length), which its input has too.
       auto rotary = transpose.getInput().getDefiningOp<RotaryOp>();
-      if (!rotary || !rotary->hasOneUse() || rotary.getMropeSections())
+      if (!rotary || rotary.getMropeSections() ||
+          llvm::any_of(rotary->getUsers(), [&](Operation *user) {
+            return user != transpose && !isa<tensor::DimOp>(user);
+          }))
         continue;
       ArrayRef<int64_t> perm = transpose.getPermutation();
       int64_t rank = perm.size();
@@ -176,7 +182,7 @@ struct SinkRotaryBelowTranspose : OpRewritePattern<AttentionOp> {
       else
         sunk.setTokenDim(tokenAxis);
       rewriter.replaceOp(transpose, sunk.getResult());
-      rewriter.eraseOp(rotary);
+      rewriter.replaceOp(rotary, rotary.getInput());
       return success();
     }
     return rewriter.notifyMatchFailure(op, "no transposed rotary operand");

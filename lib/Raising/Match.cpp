@@ -196,16 +196,19 @@ std::optional<LastDimSlice> raising::matchLastDimSlice(Value v) {
   int64_t rank = srcType.getRank();
   if (slice.getResultType().getRank() != rank)
     return std::nullopt;
-  ArrayRef<int64_t> offsets = slice.getStaticOffsets();
-  ArrayRef<int64_t> sizes = slice.getStaticSizes();
-  SmallVector<OpFoldResult> mixedSizes = slice.getMixedSizes();
+  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets();
+  SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
   for (int64_t d = 0; d + 1 < rank; ++d)
-    if (offsets[d] != 0 || !isDimSize(mixedSizes[d], slice.getSource(), d))
+    if (getConstantIntValue(offsets[d]) != 0 ||
+        !isDimSize(sizes[d], slice.getSource(), d))
       return std::nullopt;
-  if (ShapedType::isDynamic(offsets.back()) ||
-      ShapedType::isDynamic(sizes.back()))
+  std::optional<int64_t> offset = getConstantIntValue(offsets.back());
+  if (!offset)
     return std::nullopt;
-  return LastDimSlice{slice.getSource(), offsets.back(), sizes.back()};
+  return LastDimSlice{
+      slice.getSource(), *offset,
+      getConstantIntValue(sizes.back()).value_or(ShapedType::kDynamic),
+      sizes.back()};
 }
 
 std::optional<SmallVector<Value>> raising::matchLastDimConcat(Value v) {

@@ -458,7 +458,7 @@ struct FoldAlibiKeySlice : CountingPattern<tensor::ExtractSliceOp, Counts> {
   LogicalResult matchAndRewrite(tensor::ExtractSliceOp slice,
                                 PatternRewriter &rewriter) const override {
     std::optional<LastDimSlice> keys = matchLastDimSlice(slice.getResult());
-    if (!keys || keys->size == 0)
+    if (!keys || keys->size <= 0) // empty or dynamic
       return failure();
     auto alibi = stripUnitReshapes(keys->source).getDefiningOp<AlibiOp>();
     if (!alibi)

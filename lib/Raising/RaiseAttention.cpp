@@ -88,7 +88,8 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
                           logitsType.getDimSize(3),
                           /*batch=*/0u,
                           logitsType.getDimSize(0),
-                          logits};
+                          {logits, 2},
+                          {logits, 3}};
     FailureOr<linalg::BatchMatmulOp> qk =
         peelTerms(pv, logits, logitsType.getDimSize(0), m, rewriter);
     if (failed(qk) || failed(matchQueryAndKey(pv, *qk, m, rewriter)))
@@ -131,7 +132,8 @@ struct RaiseAttentionChain : OpRewritePattern<linalg::BatchMatmulOp> {
                             space.sk,
                             /*batch=*/std::nullopt,
                             1,
-                            space.logits};
+                            space.rows,
+                            space.cols};
       }
       if (merged) {
         if (linalg::BatchMatmulOp qk = matchPlainBatchMatmul(x))

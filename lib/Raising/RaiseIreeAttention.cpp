@@ -93,14 +93,18 @@ struct RaiseIreeAttention : RewritePattern {
     std::optional<KvSource> key = kvFromBatchOperand(op->getOperand(1));
     std::optional<KvSource> value = kvFromBatchOperand(op->getOperand(2));
     std::optional<double> scale = getConstantFloat(op->getOperand(3));
-    if (!resultType || !resultType.hasStaticShape() || !q || !key || !value ||
-        !scale || !(*scale > 0.0))
+    if (!resultType || !q || !key || !value || !scale || !(*scale > 0.0))
       return rewriter.notifyMatchFailure(op, "not [B*H, S, D] operands");
+    // Only sequence lengths may be dynamic: Q [B, H, Sq, D], the result
+    // [B*H, Sq, Dv].
     auto qType = cast<RankedTensorType>(q.getType());
     Type element = qType.getElementType();
     int64_t hq = qType.getDimSize(1);
-    if (!qType.hasStaticShape() || key->groups != value->groups ||
-        key->numHeads() != value->numHeads() ||
+    if (qType.isDynamicDim(0) || qType.isDynamicDim(1) ||
+        qType.isDynamicDim(3) || resultType.isDynamicDim(0) ||
+        resultType.isDynamicDim(2))
+      return rewriter.notifyMatchFailure(op, "dynamic batch, heads or depth");
+    if (key->groups != value->groups || key->numHeads() != value->numHeads() ||
         key->numHeads() * key->groups != hq ||
         getElementTypeOrSelf(key->value.getType()) != element ||
         getElementTypeOrSelf(value->value.getType()) != element ||
@@ -121,7 +125,8 @@ struct RaiseIreeAttention : RewritePattern {
                           kType.getDimSize(1),
                           /*batch=*/0u,
                           qType.getDimSize(0),
-                          /*logits=*/Value()};
+                          {q, 2},
+                          {key->value, key->tokenMajor ? 1u : 2u}};
     if (masked) {
       std::optional<std::pair<Value, AffineMap>> mask =
           maskSource(op->getOperand(4));

@@ -243,8 +243,8 @@ static Value wrapNegative(OpBuilder &b, Location loc, Value positions,
                           int64_t rows) {
   auto type = cast<RankedTensorType>(positions.getType());
   AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  Value init =
-      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  Value init = tensor::EmptyOp::create(
+      b, loc, tensor::getMixedSizes(b, loc, positions), type.getElementType());
   SmallVector<utils::IteratorType> parallel(type.getRank(),
                                             utils::IteratorType::parallel);
   return linalg::GenericOp::create(

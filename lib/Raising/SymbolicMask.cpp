@@ -99,6 +99,15 @@ private:
       s.atoms.push_back({expr, {}, {}});
     return s;
   }
+  /// An i1 constant (false or the empty conjunction) or an integer.
+  static Sym constant(Type type, const APInt &c) {
+    Sym s;
+    if (type.isInteger(1))
+      s.isFalse = c.isZero();
+    else
+      s.value = getAffineConstantExpr(c.getSExtValue(), type.getContext());
+    return s;
+  }
   static Sym conjunction(Sym a, const Sym &b) {
     a.isFalse |= b.isFalse;
     a.atoms.append(b.atoms);
@@ -121,24 +130,13 @@ FailureOr<Sym> SymbolicEvaluator::at(Value tensor, ArrayRef<AffineExpr> index,
   if (matchPattern(tensor, m_Constant(&splat)))
     if (auto dense = dyn_cast<DenseElementsAttr>(splat);
         dense && dense.isSplat() && isa<IntegerType>(type.getElementType())) {
-      Sym s;
-      if (type.getElementType().isInteger(1))
-        s.isFalse = !dense.getSplatValue<bool>();
-      else
-        s.value = getAffineConstantExpr(
-            dense.getSplatValue<APInt>().getSExtValue(), tensor.getContext());
-      return s;
+      return constant(type.getElementType(), dense.getSplatValue<APInt>());
     }
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(def)) {
     APInt c;
     if (!matchPattern(fill.value(), m_ConstantInt(&c)))
       return failure();
-    Sym s;
-    if (type.getElementType().isInteger(1))
-      s.isFalse = c.isZero();
-    else
-      s.value = getAffineConstantExpr(c.getSExtValue(), tensor.getContext());
-    return s;
+    return constant(type.getElementType(), c);
   }
   // Reshapes that add or drop unit dimensions.
   auto regroup = [&](Value source, ArrayRef<ReassociationIndices> groups,
@@ -191,7 +189,6 @@ FailureOr<Sym> SymbolicEvaluator::at(Value tensor, ArrayRef<AffineExpr> index,
 FailureOr<Sym> SymbolicEvaluator::scalar(Value v, linalg::GenericOp generic,
                                          ArrayRef<AffineExpr> loops,
                                          int depth) {
-  MLIRContext *ctx = v.getContext();
   if (auto arg = dyn_cast<BlockArgument>(v)) {
     if (arg.getOwner() != generic.getBody() ||
         arg.getArgNumber() >= generic.getNumDpsInputs())
@@ -206,14 +203,8 @@ FailureOr<Sym> SymbolicEvaluator::scalar(Value v, linalg::GenericOp generic,
   if (!op)
     return failure();
   APInt c;
-  if (matchPattern(v, m_ConstantInt(&c))) {
-    Sym s;
-    if (v.getType().isInteger(1))
-      s.isFalse = c.isZero();
-    else
-      s.value = getAffineConstantExpr(c.getSExtValue(), ctx);
-    return s;
-  }
+  if (matchPattern(v, m_ConstantInt(&c)))
+    return constant(v.getType(), c);
   auto operand = [&](unsigned i) {
     return scalar(op->getOperand(i), generic, loops, depth);
   };
@@ -326,10 +317,11 @@ LogicalResult raising::classifySymbolicValidity(Value valid, AffineMap map,
   // Bottom-right causality is `i - j >= 0` only when Sq = Sk; the keys
   // cover the batch and every key.
   auto keysType = cast<RankedTensorType>(eval.keys.getType());
-  if (!key || !space.logits || keysType.getDimSize(0) != space.b ||
-      !haveSameDim(eval.keys, 1, space.logits, space.col) ||
-      (causal &&
-       !haveSameDim(space.logits, space.row, space.logits, space.col)))
+  if (!key || !space.rows.of || !space.cols.of ||
+      keysType.getDimSize(0) != space.b ||
+      !haveSameDim(eval.keys, 1, space.cols.of, space.cols.dim) ||
+      (causal && !haveSameDim(space.rows.of, space.rows.dim, space.cols.of,
+                              space.cols.dim)))
     return failure();
   terms.causal = causal;
   terms.windowLeft = window;

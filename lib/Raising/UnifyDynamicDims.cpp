@@ -6,18 +6,18 @@
 // values, so they would see as many lengths as there are computations. This
 // pass proves which dynamic sizes are equal and makes them one SSA value.
 //
-// Sizes are equal when the program relies on it: operands of a linalg op
-// indexed by the same loop dimension (a mismatch is undefined behavior), a
-// `cf.assert` of their equality, a result and its destination, sizes passed
-// through empty/expand/collapse/slice/concat/cast/reshape, index casts and
-// `x * c / c`. A class of sizes that contains a dimension of a function
-// argument is replaced by one `tensor.dim` of that argument at the function's
-// entry. Then three rewrites that the shared sizes make provable:
-// `index_cast(size) < 0` is false, a broadcast's `select(size == 1, 0, i)`
-// over a loop of that size is `i`, and `tensor.reshape` to a shape built
-// from the sizes is an expand or collapse.
+// Sizes are equal when the program relies on it (SizeClasses.cpp). A class
+// of sizes that contains a dimension of an input (argument, or IREE's imported
+// tensor) is replaced by one `tensor.dim` of that input. Then the rewrites that
+// the shared sizes make provable: size arithmetic that value bounds decide
+// (SizeFolding.cpp), a broadcast's `select(size == 1, 0, i)` over a loop of
+// that size is `i`, `tensor.reshape` to a shape built from the sizes is an
+// expand or collapse.
 //
 //===----------------------------------------------------------------------===//
+
+#include "SizeClasses.h"
+#include "SizeFolding.h"
 
 #include "posenc/Raising/Passes.h"
 
@@ -27,13 +27,12 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir {
 namespace posenc {
@@ -44,258 +43,44 @@ namespace posenc {
 
 using namespace mlir;
 using namespace mlir::posenc;
+using namespace mlir::posenc::raising;
 
 namespace {
 
-/// A size: a scalar value (dim -1) or a dynamic dimension of a tensor.
-using SizeKey = std::pair<Value, int64_t>;
-
-/// Union-find over sizes; ids in order of first appearance (deterministic).
-class SizeClasses {
-public:
-  unsigned id(SizeKey key) {
-    auto [it, inserted] = ids.try_emplace(key, parent.size());
-    if (inserted) {
-      parent.push_back(parent.size());
-      keys.push_back(key);
-    }
-    return it->second;
-  }
-  unsigned find(unsigned x) {
-    while (parent[x] != x)
-      x = parent[x] = parent[parent[x]];
-    return x;
-  }
-  void unite(SizeKey a, SizeKey b) {
-    unsigned ra = find(id(a)), rb = find(id(b));
-    if (ra != rb)
-      parent[std::max(ra, rb)] = std::min(ra, rb);
-  }
-  bool same(SizeKey a, SizeKey b) {
-    auto ia = ids.find(a), ib = ids.find(b);
-    return a == b || (ia != ids.end() && ib != ids.end() &&
-                      find(ia->second) == find(ib->second));
-  }
-  ArrayRef<SizeKey> allKeys() const { return keys; }
-
-private:
-  llvm::DenseMap<SizeKey, unsigned> ids;
-  SmallVector<unsigned> parent;
-  SmallVector<SizeKey> keys;
-};
-
-SizeKey scalar(Value v) { return {v, -1}; }
-
-bool isDynamicDim(Value tensor, int64_t dim) {
-  auto type = dyn_cast<RankedTensorType>(tensor.getType());
-  return type && dim >= 0 && dim < type.getRank() && type.isDynamicDim(dim);
-}
-
-/// `x` when `v` is `x * c` (arith.muli or an affine map `s0 * c`).
-Value unscale(Value v, int64_t c) {
-  APInt factor;
-  if (auto mul = v.getDefiningOp<arith::MulIOp>()) {
-    if (matchPattern(mul.getRhs(), m_ConstantInt(&factor)) &&
-        factor.getSExtValue() == c)
-      return mul.getLhs();
-    return {};
-  }
-  auto apply = v.getDefiningOp<affine::AffineApplyOp>();
-  if (!apply || apply.getMapOperands().size() != 1)
-    return {};
-  AffineExpr expr = apply.getAffineMap().getResult(0);
-  AffineExpr var = apply.getAffineMap().getNumDims() == 1
-                       ? getAffineDimExpr(0, v.getContext())
-                       : getAffineSymbolExpr(0, v.getContext());
-  return expr == var * c ? apply.getMapOperands()[0] : Value();
-}
-
-/// Whether `v` is a size: a `tensor.dim`, possibly index-cast.
-bool isSize(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (isa<tensor::DimOp>(def))
-      return true;
-    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp>(def))
-      return false;
-    v = def->getOperand(0);
-  }
-  return false;
-}
-
-/// Records every size equality the ops of `root` imply.
-void collectEqualities(Operation *root, SizeClasses &classes) {
-  auto uniteDims = [&](Value a, int64_t da, Value b, int64_t db) {
-    if (isDynamicDim(a, da) && isDynamicDim(b, db))
-      classes.unite({a, da}, {b, db});
-  };
-  auto uniteDim = [&](Value t, int64_t d, Value size) {
-    if (isDynamicDim(t, d))
-      classes.unite({t, d}, scalar(size));
-  };
-  // For expand/collapse: a group whose expanded side is one dynamic dimension
-  // among unit ones has the collapsed dimension's size.
-  auto uniteGroups = [&](Value collapsed, Value expanded,
-                         ArrayRef<ReassociationIndices> groups) {
-    auto expandedType = cast<RankedTensorType>(expanded.getType());
-    for (auto [c, group] : llvm::enumerate(groups)) {
-      std::optional<int64_t> dynamic;
-      bool units = true;
-      for (int64_t e : group) {
-        if (expandedType.isDynamicDim(e))
-          units &= !dynamic.has_value(), dynamic = e;
-        else
-          units &= expandedType.getDimSize(e) == 1;
-      }
-      if (units && dynamic)
-        uniteDims(collapsed, c, expanded, *dynamic);
-    }
-  };
-  root->walk([&](Operation *op) {
-    llvm::TypeSwitch<Operation *>(op)
-        .Case([&](tensor::DimOp dim) {
-          if (std::optional<int64_t> index = dim.getConstantIndex())
-            uniteDim(dim.getSource(), *index, dim.getResult());
-        })
-        .Case<arith::IndexCastOp, arith::IndexCastUIOp>([&](Operation *cast) {
-          classes.unite(scalar(cast->getResult(0)),
-                        scalar(cast->getOperand(0)));
-        })
-        .Case([&](tensor::EmptyOp empty) {
-          for (int64_t d = 0, e = empty.getType().getRank(); d < e; ++d)
-            if (empty.getType().isDynamicDim(d))
-              uniteDim(empty.getResult(), d, empty.getDynamicSize(d));
-        })
-        .Case([&](tensor::ExpandShapeOp expand) {
-          for (auto [d, size] : llvm::enumerate(expand.getMixedOutputShape()))
-            if (auto v = dyn_cast<Value>(size))
-              uniteDim(expand.getResult(), d, v);
-          uniteGroups(expand.getSrc(), expand.getResult(),
-                      expand.getReassociationIndices());
-        })
-        .Case([&](tensor::CollapseShapeOp collapse) {
-          uniteGroups(collapse.getResult(), collapse.getSrc(),
-                      collapse.getReassociationIndices());
-        })
-        .Case([&](tensor::ExtractSliceOp slice) {
-          if (slice.getType().getRank() != slice.getSourceType().getRank())
-            return;
-          for (auto [d, size] : llvm::enumerate(slice.getMixedSizes()))
-            if (auto v = dyn_cast<Value>(size))
-              uniteDim(slice.getResult(), d, v);
-        })
-        .Case([&](tensor::ConcatOp concat) {
-          for (Value input : concat.getInputs())
-            for (int64_t d = 0, e = concat.getRank(); d < e; ++d)
-              if (d != static_cast<int64_t>(concat.getDim()))
-                uniteDims(concat.getResult(), d, input, d);
-        })
-        .Case([&](tensor::CastOp cast) {
-          for (int64_t d = 0, e = cast.getType().getRank(); d < e; ++d)
-            uniteDims(cast.getResult(), d, cast.getSource(), d);
-        })
-        .Case([&](tensor::ReshapeOp reshape) {
-          auto shape =
-              reshape.getShape().getDefiningOp<tensor::FromElementsOp>();
-          if (!shape)
-            return;
-          for (auto [d, size] : llvm::enumerate(shape.getElements()))
-            uniteDim(reshape.getResult(), d, size);
-        })
-        .Case([&](cf::AssertOp assertOp) {
-          auto cmp = assertOp.getArg().getDefiningOp<arith::CmpIOp>();
-          if (cmp && cmp.getPredicate() == arith::CmpIPredicate::eq)
-            classes.unite(scalar(cmp.getLhs()), scalar(cmp.getRhs()));
-        })
-        .Case<arith::DivSIOp, arith::DivUIOp>([&](Operation *div) {
-          APInt c;
-          if (!matchPattern(div->getOperand(1), m_ConstantInt(&c)) ||
-              c.getSExtValue() <= 0)
-            return;
-          if (Value x = unscale(div->getOperand(0), c.getSExtValue()))
-            classes.unite(scalar(div->getResult(0)), scalar(x));
-        });
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
-      SmallVector<std::optional<SizeKey>> loops(linalgOp.getNumLoops());
-      for (OpOperand &operand : op->getOpOperands()) {
-        if (!isa<RankedTensorType>(operand.get().getType()))
-          continue;
-        AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
-        for (auto [d, expr] : llvm::enumerate(map.getResults())) {
-          auto loop = dyn_cast<AffineDimExpr>(expr);
-          if (!loop || !isDynamicDim(operand.get(), d))
-            continue;
-          std::optional<SizeKey> &key = loops[loop.getPosition()];
-          if (key)
-            classes.unite(*key, {operand.get(), static_cast<int64_t>(d)});
-          else
-            key = SizeKey{operand.get(), static_cast<int64_t>(d)};
-        }
-      }
-    }
-    if (auto dps = dyn_cast<DestinationStyleOpInterface>(op)) {
-      for (OpResult result : op->getResults()) {
-        if (!isa<RankedTensorType>(result.getType()))
-          continue;
-        Value init = dps.getTiedOpOperand(result)->get();
-        for (int64_t d = 0,
-                     e = cast<RankedTensorType>(result.getType()).getRank();
-             d < e; ++d)
-          uniteDims(result, d, init, d);
-      }
-    }
+/// The tensors whose sizes come from outside the function: its arguments,
+/// then (IREE's input IR, whose functions take buffer views) the results of
+/// ops of dialects posenc does not register (`hal.tensor.import`), in order.
+SmallVector<Value> inputTensors(FunctionOpInterface func) {
+  SmallVector<Value> inputs(func.getFunctionBody().getArguments());
+  func.getFunctionBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (!op->getName().isRegistered())
+      llvm::append_range(inputs, op->getResults());
   });
+  return inputs;
 }
 
-/// `index_cast(size) < 0` is false and `>= 0` true: selects on it (torch's
-/// negative-dimension handling in `view` shapes) take their branch.
-bool foldSizeSigns(Operation *root) {
-  bool changed = false;
-  SmallVector<arith::CmpIOp> cmps;
-  root->walk([&](arith::CmpIOp cmp) { cmps.push_back(cmp); });
-  for (arith::CmpIOp cmp : cmps) {
-    bool lt = cmp.getPredicate() == arith::CmpIPredicate::slt;
-    if ((!lt && cmp.getPredicate() != arith::CmpIPredicate::sge) ||
-        !matchPattern(cmp.getRhs(), m_Zero()) || !isSize(cmp.getLhs()))
-      continue;
-    OpBuilder builder(cmp);
-    Value constant = arith::ConstantIntOp::create(builder, cmp.getLoc(),
-                                                  builder.getI1Type(), !lt);
-    cmp.getResult().replaceAllUsesWith(constant);
-    changed = true;
-  }
-  SmallVector<arith::SelectOp> selects;
-  root->walk([&](arith::SelectOp select) { selects.push_back(select); });
-  for (arith::SelectOp select : selects) {
-    APInt cond;
-    if (!matchPattern(select.getCondition(), m_ConstantInt(&cond)) ||
-        !select.getType().isIntOrIndex())
-      continue;
-    select.getResult().replaceAllUsesWith(
-        cond.isZero() ? select.getFalseValue() : select.getTrueValue());
-    changed = true;
-  }
-  return changed;
-}
-
-/// Makes every class that holds a dimension of an argument of `func` one SSA
-/// value: `tensor.dim` of the first such argument at the function's entry.
+/// Makes every class that holds a dimension of an input of `func` one SSA
+/// value: `tensor.dim` of the first such input, where that input is defined.
+/// Sizes are replaced where the `tensor.dim` dominates them.
 DenseMap<unsigned, Value> replaceByArgumentDims(FunctionOpInterface func,
-                                                SizeClasses &classes) {
+                                                SizeClasses &classes,
+                                                DominanceInfo &dominance) {
   Block &entry = func.getFunctionBody().front();
   OpBuilder builder = OpBuilder::atBlockBegin(&entry);
   DenseMap<unsigned, Value> reps;
-  for (BlockArgument arg : entry.getArguments()) {
-    auto type = dyn_cast<RankedTensorType>(arg.getType());
+  for (Value input : inputTensors(func)) {
+    auto type = dyn_cast<RankedTensorType>(input.getType());
     if (!type)
       continue;
     for (int64_t d = 0; d < type.getRank(); ++d) {
       if (!type.isDynamicDim(d))
         continue;
-      unsigned root = classes.find(classes.id({arg, d}));
+      unsigned root = classes.find(classes.id({input, d}));
       if (reps.count(root))
         continue;
-      Value rep = tensor::DimOp::create(builder, func.getLoc(), arg, d);
-      classes.unite(scalar(rep), {arg, d});
+      builder.setInsertionPointAfterValue(input);
+      Value rep = tensor::DimOp::create(builder, func.getLoc(), input, d);
+      classes.unite(scalar(rep), {input, d});
       reps[root] = rep;
     }
   }
@@ -323,10 +108,11 @@ DenseMap<unsigned, Value> replaceByArgumentDims(FunctionOpInterface func,
     // The asserts keep comparing the original sizes: a program that aborts
     // on mismatched inputs still does.
     if (v != rep)
-      v.replaceUsesWithIf(rep, [](OpOperand &use) {
+      v.replaceUsesWithIf(rep, [&](OpOperand &use) {
         Operation *user = use.getOwner();
-        return !isa<arith::CmpIOp>(user) ||
-               !llvm::all_of(user->getUsers(), llvm::IsaPred<cf::AssertOp>);
+        return dominance.properlyDominates(rep, user) &&
+               (!isa<arith::CmpIOp>(user) ||
+                !llvm::all_of(user->getUsers(), llvm::IsaPred<cf::AssertOp>));
       });
   }
   return reps;
@@ -361,7 +147,7 @@ void foldUnitBroadcasts(Operation *root, SizeClasses &classes) {
         !matchPattern(cmp.getRhs(), m_One()))
       return;
     std::optional<SizeKey> size = loopSize(linalgOp, index.getDim());
-    if (size && classes.same(*size, scalar(cmp.getLhs())))
+    if (size && sameSize(classes, *size, scalar(cmp.getLhs())))
       folds.push_back({select, index.getResult()});
   });
   for (auto [select, index] : folds)
@@ -371,13 +157,15 @@ void foldUnitBroadcasts(Operation *root, SizeClasses &classes) {
 /// `tensor.reshape` whose result sizes are the source's, regrouped: the
 /// expand or collapse that says so.
 void foldReshapes(Operation *root, SizeClasses &classes,
-                  const DenseMap<unsigned, Value> &reps) {
+                  const DenseMap<unsigned, Value> &reps,
+                  DominanceInfo &dominance) {
   SmallVector<tensor::ReshapeOp> reshapes;
   root->walk([&](tensor::ReshapeOp reshape) { reshapes.push_back(reshape); });
   // The shared size of a class when there is one, else a tensor.dim.
   auto sizeOf = [&](OpBuilder &builder, Value tensor, int64_t d) -> Value {
     auto it = reps.find(classes.find(classes.id({tensor, d})));
-    if (it != reps.end())
+    if (it != reps.end() &&
+        dominance.properlyDominates(it->second, &*builder.getInsertionPoint()))
       return it->second;
     return tensor::DimOp::create(builder, tensor.getLoc(), tensor, d);
   };
@@ -406,8 +194,8 @@ void foldReshapes(Operation *root, SizeClasses &classes,
         return expandedType.isDynamicDim(e) || expandedType.getDimSize(e) == 1;
       });
       provable &= dynamic.size() == 1 && units &&
-                  classes.same({collapsed, static_cast<int64_t>(c)},
-                               {expanded, dynamic.front()});
+                  sameSize(classes, {collapsed, static_cast<int64_t>(c)},
+                           {expanded, dynamic.front()});
     }
     if (!provable)
       continue;
@@ -463,7 +251,7 @@ void extractsToInputs(Operation *root, SizeClasses &classes) {
       auto loop = index.getDefiningOp<linalg::IndexOp>();
       int64_t dim = static_cast<int64_t>(d);
       if (loop && (sourceType.isDynamicDim(d)
-                       ? classes.same({source, dim}, {init, loop.getDim()})
+                       ? sameSize(classes, {source, dim}, {init, loop.getDim()})
                        : !initType.isDynamicDim(loop.getDim()) &&
                              initType.getDimSize(loop.getDim()) ==
                                  sourceType.getDimSize(d)))
@@ -559,12 +347,16 @@ struct UnifyDynamicDims
     for (FunctionOpInterface func : funcs) {
       if (func.isExternal() || !hasDynamicTensors(func))
         continue;
-      foldSizeSigns(func);
+      raising::foldDecidedSizeArithmetic(func);
       SizeClasses classes;
       collectEqualities(func, classes);
-      DenseMap<unsigned, Value> reps = replaceByArgumentDims(func, classes);
+      DominanceInfo dominance(func);
+      DenseMap<unsigned, Value> reps =
+          replaceByArgumentDims(func, classes, dominance);
+      // Sizes now shared decide more (`min(n - 1, n)` of one `n`).
+      raising::foldDecidedSizeArithmetic(func);
       foldUnitBroadcasts(func, classes);
-      foldReshapes(func, classes, reps);
+      foldReshapes(func, classes, reps, dominance);
       eraseDeadScalars(func);
       extractsToInputs(func, classes);
       foldIdentityCopies(func);

@@ -15,6 +15,7 @@
 // STATS-NEXT: posenc-fuse-attention: 0 fused-rotary
 // STATS-NEXT: posenc-fuse-attention: 0 fused-rotary
 // STATS-NEXT: posenc-fuse-attention: 0 fused-rotary
+// STATS-NEXT: posenc-fuse-attention: 1 fused-rotary
 // STATS-NOT: posenc-fuse-attention
 
 // GPT-J: interleaved rotary dim 8 of D = 16 on [1, 4, 2, 16], implicit
@@ -154,4 +155,31 @@ func.func @rotary_other_use(%q: tensor<1x4x2x16xf32>, %k: tensor<1x4x2x16xf32>, 
   %kt = linalg.transpose ins(%kr : tensor<1x4x2x16xf32>) outs(%e : tensor<1x2x4x16xf32>) permutation = [0, 2, 1, 3]
   %o = posenc.attention %qt, %kt, %v causal : tensor<1x2x4x16xf32>, tensor<1x2x4x16xf32>, tensor<1x2x4x16xf32> -> tensor<1x2x4x16xf32>
   return %o, %qr : tensor<1x2x4x16xf32>, tensor<1x4x2x16xf32>
+}
+
+// -----
+
+// @batched_positions_transposed at a dynamic length: the transposes'
+// destinations read the rotaries' lengths (tensor.dim), which their inputs
+// have too; the rotaries still move (the sizes then read the inputs).
+// CHECK-LABEL: func.func @dynamic_sizes_read(
+// CHECK-SAME: %[[Q:[^:]+]]: tensor<2x?x2x8xf32>, %[[K:[^:]+]]: tensor<2x?x2x8xf32>, %[[V:[^:]+]]: tensor<2x2x?x8xf32>, %[[POS:[^:]+]]: tensor<2x?xi64>
+// CHECK-DAG: tensor.dim %[[Q]], %c1
+// CHECK-DAG: tensor.dim %[[K]], %c1
+// CHECK-NOT: posenc.rotary
+// CHECK: %[[O:.+]] = posenc.attention %{{.+}}, %{{.+}}, %[[V]] rope(<layout = interleaved, rotary_dim = 8>, %{{.+}} : tensor<4xf32>) q_positions(%[[POS]] : tensor<2x?xi64>) k_positions(%[[POS]] : tensor<2x?xi64>)
+// CHECK: return %[[O]]
+func.func @dynamic_sizes_read(%q: tensor<2x?x2x8xf32>, %k: tensor<2x?x2x8xf32>, %v: tensor<2x2x?x8xf32>, %pos: tensor<2x?xi64>) -> tensor<2x2x?x8xf32> {
+  %c1 = arith.constant 1 : index
+  %inv = arith.constant dense<[1.000000e+00, 1.000000e-01, 0.00999999977, 1.000000e-03]> : tensor<4xf32>
+  %qr = posenc.rotary %q interleaved dim 8 inv_freq(%inv : tensor<4xf32>) positions(%pos : tensor<2x?xi64>) {token_dim = 1 : i64} : tensor<2x?x2x8xf32>
+  %kr = posenc.rotary %k interleaved dim 8 inv_freq(%inv : tensor<4xf32>) positions(%pos : tensor<2x?xi64>) {token_dim = 1 : i64} : tensor<2x?x2x8xf32>
+  %nq = tensor.dim %qr, %c1 : tensor<2x?x2x8xf32>
+  %eq = tensor.empty(%nq) : tensor<2x2x?x8xf32>
+  %qt = linalg.transpose ins(%qr : tensor<2x?x2x8xf32>) outs(%eq : tensor<2x2x?x8xf32>) permutation = [0, 2, 1, 3]
+  %nk = tensor.dim %kr, %c1 : tensor<2x?x2x8xf32>
+  %ek = tensor.empty(%nk) : tensor<2x2x?x8xf32>
+  %kt = linalg.transpose ins(%kr : tensor<2x?x2x8xf32>) outs(%ek : tensor<2x2x?x8xf32>) permutation = [0, 2, 1, 3]
+  %o = posenc.attention %qt, %kt, %v : tensor<2x2x?x8xf32>, tensor<2x2x?x8xf32>, tensor<2x2x?x8xf32> -> tensor<2x2x?x8xf32>
+  return %o : tensor<2x2x?x8xf32>
 }

@@ -213,3 +213,95 @@ func.func @static(%a: tensor<2x8xf32>) -> i1 {
   %neg = arith.cmpi slt, %n, %c0 : index
   return %neg : i1
 }
+
+// -----
+
+// IREE's input IR: the function takes buffer views, its tensors come from
+// `hal.tensor.import` (an op posenc does not know: its results are inputs
+// like arguments), and `flow.tensor.tie_shape` states that the imports share
+// one length (`util.assume.int`'s result is its operand). Every size becomes
+// one tensor.dim of the first import, after it; the size the import itself
+// reads (defined before it) stays.
+// CHECK-LABEL: func.func @iree_tie_shape
+// CHECK: %[[BV:.*]] = "hal.buffer_view.dim"
+// CHECK: %[[A:.*]] = "hal.tensor.import"(%arg0, %[[BV]])
+// CHECK: %[[N:.*]] = tensor.dim %[[A]], %c1
+// CHECK: %[[B:.*]] = "hal.tensor.import"
+// CHECK: "flow.tensor.tie_shape"(%[[A]], %[[N]])
+// CHECK: "flow.tensor.tie_shape"(%[[B]], %[[N]])
+// CHECK-NOT: tensor.dim
+// CHECK: "test.use"(%[[N]], %[[N]])
+func.func @iree_tie_shape(%va: !hal.buffer_view, %vb: !hal.buffer_view) {
+  %c1 = arith.constant 1 : index
+  %bv = "hal.buffer_view.dim"(%va) {index = 1 : index} : (!hal.buffer_view) -> index
+  %a = "hal.tensor.import"(%va, %bv) : (!hal.buffer_view, index) -> tensor<2x?xi64>
+  %bw = "hal.buffer_view.dim"(%vb) {index = 1 : index} : (!hal.buffer_view) -> index
+  %b = "hal.tensor.import"(%vb, %bw) : (!hal.buffer_view, index) -> tensor<2x?xi64>
+  %d = tensor.dim %a, %c1 : tensor<2x?xi64>
+  %n = "util.assume.int"(%d) : (index) -> index
+  %ta = "flow.tensor.tie_shape"(%a, %n) : (tensor<2x?xi64>, index) -> tensor<2x?xi64>
+  %tb = "flow.tensor.tie_shape"(%b, %n) : (tensor<2x?xi64>, index) -> tensor<2x?xi64>
+  %na = tensor.dim %ta, %c1 : tensor<2x?xi64>
+  %nb = tensor.dim %tb, %c1 : tensor<2x?xi64>
+  "test.use"(%na, %nb) : (index, index) -> ()
+  return
+}
+
+// -----
+
+// Without the tie_shape the two imports' lengths stay two sizes.
+// CHECK-LABEL: func.func @iree_untied
+// CHECK: %[[A:.*]] = "hal.tensor.import"
+// CHECK: %[[NA:.*]] = tensor.dim %[[A]], %c1
+// CHECK: %[[B:.*]] = "hal.tensor.import"
+// CHECK: %[[NB:.*]] = tensor.dim %[[B]], %c1
+// CHECK: "test.use"(%[[NA]], %[[NB]])
+func.func @iree_untied(%va: !hal.buffer_view, %vb: !hal.buffer_view) {
+  %c1 = arith.constant 1 : index
+  %bv = "hal.buffer_view.dim"(%va) {index = 1 : index} : (!hal.buffer_view) -> index
+  %a = "hal.tensor.import"(%va, %bv) : (!hal.buffer_view, index) -> tensor<2x?xi64>
+  %bw = "hal.buffer_view.dim"(%vb) {index = 1 : index} : (!hal.buffer_view) -> index
+  %b = "hal.tensor.import"(%vb, %bw) : (!hal.buffer_view, index) -> tensor<2x?xi64>
+  %na = tensor.dim %a, %c1 : tensor<2x?xi64>
+  %nb = tensor.dim %b, %c1 : tensor<2x?xi64>
+  "test.use"(%na, %nb) : (index, index) -> ()
+  return
+}
+
+// -----
+
+// torch's slice normalization of `p[..., :-1]` on n + 1 columns (gpt-oss's
+// sink column): start `min(0, n + 1)` is 0, end `min(select(n < 0, -1, n),
+// n + 1)` is n, length `max(n - 0, 0)` is n. The slice then reads [0, n)
+// and its size is n; a `min` the sizes do not decide (of two lengths) stays.
+// CHECK-LABEL: func.func @slice_normalization
+// CHECK-SAME: (%[[X:.*]]: tensor<?x?xf32>, %[[Y:.*]]: tensor<?xf32>)
+// CHECK-DAG: %[[N:.*]] = tensor.dim %[[X]], %c0
+// CHECK-DAG: %[[M:.*]] = tensor.dim %[[Y]], %c0
+// CHECK: %[[S:.*]] = arith.subi %{{.*}}, %c0{{.*}} : index
+// CHECK: tensor.extract_slice %{{.*}}[0, %c0{{.*}}] [%[[N]], %[[S]]]
+// CHECK: %[[U:.*]] = arith.minsi %[[N]], %[[M]]
+// CHECK: "test.use"(%[[U]])
+func.func @slice_normalization(%x: tensor<?x?xf32>, %y: tensor<?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cm1 = arith.constant -1 : index
+  %c0_i64 = arith.constant 0 : i64
+  %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %m = tensor.dim %y, %c0 : tensor<?xf32>
+  %n1 = arith.addi %n, %c1 : index
+  %e = tensor.empty(%n, %n1) : tensor<?x?xf32>
+  %n1_64 = arith.index_cast %n1 : index to i64
+  %start64 = arith.minsi %n1_64, %c0_i64 : i64
+  %start = arith.index_cast %start64 : i64 to index
+  %last = arith.addi %n1, %cm1 : index
+  %neg = arith.cmpi slt, %last, %c0 : index
+  %wrapped = arith.select %neg, %cm1, %last : index
+  %end = arith.minsi %wrapped, %n1 : index
+  %len = arith.subi %end, %start : index
+  %size = arith.maxsi %len, %c0 : index
+  %s = tensor.extract_slice %e[0, %start] [%n, %size] [1, 1] : tensor<?x?xf32> to tensor<?x?xf32>
+  %u = arith.minsi %n, %m : index
+  "test.use"(%u) : (index) -> ()
+  return %s : tensor<?x?xf32>
+}

@@ -5,6 +5,7 @@
 
 include "posenc/IR/PosEncAttrs.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ValueBoundsOpInterface.td"
 include "mlir/IR/OpAsmInterface.td"
 
 //===----------------------------------------------------------------------===//
@@ -81,7 +82,9 @@ def PosEnc_RopeFrequenciesOp : PosEnc_Op<"rope_frequencies", [Pure]> {
 //===----------------------------------------------------------------------===//
 
 def PosEnc_RotaryOp : PosEnc_Op<"rotary", [Pure, AttrSizedOperandSegments,
-    AllTypesMatch<["input", "result"]>]> {
+    AllTypesMatch<["input", "result"]>,
+    DeclareOpInterfaceMethods<ValueBoundsOpInterface,
+                              ["populateBoundsForShapedValueDim"]>]> {
   let summary = "apply rotary position embedding (RoPE)";
   let description = [{
     Rotates the first `rotary_dim` channels of the last dimension of `input`
@@ -230,7 +233,9 @@ def PosEnc_SinusoidalOp : PosEnc_Op<"sinusoidal", [Pure, AttrSizedOperandSegment
 
 // Not speculatable: an out-of-table position is a runtime error.
 def PosEnc_LearnedAbsoluteOp : PosEnc_Op<"learned_absolute", [NoMemoryEffect,
-    AttrSizedOperandSegments, AllTypesMatch<["input", "result"]>]> {
+    AttrSizedOperandSegments, AllTypesMatch<["input", "result"]>,
+    DeclareOpInterfaceMethods<ValueBoundsOpInterface,
+                              ["populateBoundsForShapedValueDim"]>]> {
   let summary = "add a learned absolute position embedding";
   let description = [{
     `result[..., s, :] = input[..., s, :] + table[pos(s), :]` with `input` of
@@ -262,7 +267,9 @@ def PosEnc_LearnedAbsoluteOp : PosEnc_Op<"learned_absolute", [NoMemoryEffect,
 // posenc.attention
 //===----------------------------------------------------------------------===//
 
-def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments]> {
+def PosEnc_AttentionOp : PosEnc_Op<"attention", [Pure, AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<ValueBoundsOpInterface,
+                              ["populateBoundsForShapedValueDim"]>]> {
   let summary = "scaled dot-product attention with positional encodings";
   let description = [{
     `q: [B, Hq, Sq, D]`, `k: [B, Hkv, Sk, D]`, `v: [B, Hkv, Sk, Dv]` ->

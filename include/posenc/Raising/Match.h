@@ -83,13 +83,15 @@ bool isDimSize(OpFoldResult size, Value shaped, int64_t dim);
 /// (static, or dynamic and proven as isDimSize does).
 bool haveSameDim(Value x, int64_t a, Value y, int64_t b);
 
-/// A `tensor.extract_slice` with static last-dimension offset and size and
-/// unit strides that only slices the last dimension (every other dimension
-/// whole, static or provably): `source[..., offset:offset+size]`.
+/// A `tensor.extract_slice` with a constant last-dimension offset and unit
+/// strides that only slices the last dimension (every other dimension
+/// whole, static or provably): `source[..., offset:offset+size]`. `size` is
+/// ShapedType::kDynamic unless constant; `mixedSize` is the size either way.
 struct LastDimSlice {
   Value source;
   int64_t offset;
   int64_t size;
+  OpFoldResult mixedSize;
 };
 std::optional<LastDimSlice> matchLastDimSlice(Value v);
 

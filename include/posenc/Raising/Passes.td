@@ -30,13 +30,22 @@ def PosEncUnifyDynamicDims : Pass<"posenc-unify-dynamic-dims"> {
     carried through `tensor.empty`, expand/collapse (a dynamic dimension
     grouped with unit ones), rank-preserving slices, concat (other
     dimensions), casts, `tensor.reshape` to a `from_elements` shape, index
-    casts and `x * c / c`. Each class of sizes that holds a dynamic
-    dimension of a function argument becomes one `tensor.dim` of the first
-    such argument at the entry (an `index_cast` of it for i64 sizes).
+    casts and `x * c / c`. IREE's input IR (read with
+    `--allow-unregistered-dialect`) states them with `flow.tensor.tie_shape`
+    (the result has the given dynamic sizes, and the source's) and
+    `util.assume.int` (its result is its operand). Each class of sizes that
+    holds a dynamic dimension of an input (a function argument, or in IREE's
+    input IR a result of an op of a dialect posenc does not register, such
+    as `hal.tensor.import`) becomes one `tensor.dim` of the first such input
+    where it is defined (an `index_cast` of it for i64 sizes); sizes are
+    replaced where that `tensor.dim` dominates them.
 
-    With the sizes shared, four rewrites become provable: `index_cast(n) <
-    0` of a size `n` is false (`>= 0` true; selects on it take their
-    branch), `select(n == 1, 0, linalg.index d)` in the body of an op whose
+    Comparisons, `minsi`/`maxsi` and selects of sizes that
+    ValueBoundsOpInterface decides are folded, before and after the sizes
+    are shared: `index_cast(n) < 0` of a size `n` is false, torch's slice
+    bounds `min(0, n + 1)` and `max(n - 0, 0)` are `0` and `n - 0` (gpt-oss's
+    sink column). With the sizes shared, three rewrites become provable:
+    `select(n == 1, 0, linalg.index d)` in the body of an op whose
     loop `d` has size `n` is `linalg.index d` (torch's broadcast of a
     dimension that may be 1), and a `tensor.reshape` whose dynamic
     dimensions are the source's, regrouped with unit dimensions, is a
