@@ -352,6 +352,7 @@ struct PosEncRaiseAbsolutePass
     RewritePatternSet patterns(ctx);
     patterns.add<RaiseLearnedAbsolute>(ctx, numLearned);
     populateSinusoidalPatterns(patterns, numSinusoidal);
+    populateUnflattenGatherPatterns(patterns);
     if (failed(applyRaisingPatterns(getOperation(), std::move(patterns),
                                     getArgument(), printStats,
                                     {{"raised-learned-absolute", numLearned},

@@ -207,7 +207,9 @@ def PosEncRaiseAbsolute : Pass<"posenc-raise-absolute"> {
       pre-norm models, stays) and not every token reads the same row (token
       types). When both operands qualify (token and position embeddings),
       the one indexed by an `arange`, else the second, is the position
-      embedding.
+      embedding. ONNX's Gather of `[B, S]` rows arrives flattened,
+      `expand(gather(table, collapse(P)))`: where it is added, it becomes
+      the gather over `P` (the same elements) first.
     - sinusoidal: a `[P, d]` table computed from constants (usually one
       constant) whose row `r` equals the `interleaved` or `concatenated`
       encoding of position `r` for base 10000, or for the base its second
