@@ -4,22 +4,22 @@
 // positions that are themselves computed from constants (a pow ladder, an
 // arange, a cumsum of a constant mask). This pass evaluates both factors,
 // checks that the product is a bias posenc.alibi computes bit for bit, and
-// replaces it.
+// replaces it. A constant bias (an exporter's folded product) is read the
+// same way.
 //
 //===----------------------------------------------------------------------===//
 
+#include "AlibiBias.h"
 #include "RaisingDriver.h"
 
-#include "posenc/IR/PosEncNumerics.h"
 #include "posenc/IR/PosEncOps.h"
 #include "posenc/Raising/Match.h"
 #include "posenc/Raising/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
-
-#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 
@@ -42,108 +42,6 @@ namespace {
 struct Counts {
   int64_t raised = 0, configSlopes = 0, slices = 0, scans = 0;
 };
-
-/// `v` reshaped to `type`, which differs from it only by unit dimensions:
-/// collapsed to the common non-unit shape, then expanded.
-Value reshapeUnitDims(PatternRewriter &rewriter, Location loc, Value v,
-                      RankedTensorType type) {
-  auto groupsOf = [](ArrayRef<int64_t> shape) {
-    SmallVector<ReassociationIndices> groups;
-    ReassociationIndices pending;
-    for (int64_t d = 0, e = shape.size(); d < e; ++d) {
-      pending.push_back(d);
-      if (shape[d] != 1) {
-        groups.push_back(pending);
-        pending.clear();
-      }
-    }
-    if (!groups.empty())
-      groups.back().append(pending.begin(), pending.end());
-    return groups;
-  };
-  auto srcType = cast<RankedTensorType>(v.getType());
-  if (srcType == type)
-    return v;
-  SmallVector<int64_t> common = nonUnitShape(v);
-  auto commonType = RankedTensorType::get(common, type.getElementType());
-  if (srcType != commonType)
-    v = tensor::CollapseShapeOp::create(rewriter, loc, commonType, v,
-                                        groupsOf(srcType.getShape()));
-  if (commonType != type)
-    v = tensor::ExpandShapeOp::create(rewriter, loc, type, v,
-                                      groupsOf(type.getShape()));
-  return v;
-}
-
-bool isArangeFrom(ArrayRef<int64_t> values, int64_t start) {
-  for (auto [i, x] : llvm::enumerate(values))
-    if (x != start + int64_t(i))
-      return false;
-  return true;
-}
-
-Value createPositions(PatternRewriter &rewriter, Location loc,
-                      ArrayRef<int64_t> values) {
-  auto type =
-      RankedTensorType::get({int64_t(values.size())}, rewriter.getI64Type());
-  return arith::ConstantOp::create(rewriter, loc,
-                                   DenseIntElementsAttr::get(type, values));
-}
-
-/// A posenc.alibi of `type` ([B?, H, Sq, Sk]) whose bias at (i, j) uses
-/// query position `qPos[i]` (symmetric only) and key position `kPos[j]`,
-/// with positions implicit where the op's defaults give them.
-AlibiOp createAlibi(PatternRewriter &rewriter, Location loc,
-                    RankedTensorType type, AlibiSlopesAttr config, Value slopes,
-                    AlibiForm form, ArrayRef<int64_t> qPos,
-                    ArrayRef<int64_t> kPos) {
-  int64_t sq = type.getDimSize(type.getRank() - 2);
-  int64_t sk = type.getDimSize(type.getRank() - 1);
-  SmallVector<int64_t> q(qPos), k(kPos);
-  // |q - k| only sees the difference: shift key aranges to start at 0.
-  if (form == AlibiForm::symmetric && isArangeFrom(k, k.front())) {
-    int64_t shift = k.front();
-    for (int64_t &x : q)
-      x -= shift;
-    for (int64_t &x : k)
-      x -= shift;
-  }
-  Value kOperand =
-      isArangeFrom(k, 0) ? Value() : createPositions(rewriter, loc, k);
-  Value qOperand;
-  Alignment alignment = Alignment::bottom_right;
-  if (form == AlibiForm::symmetric) {
-    if (isArangeFrom(q, sk - sq))
-      alignment = Alignment::bottom_right;
-    else if (isArangeFrom(q, 0))
-      alignment = Alignment::top_left;
-    else
-      qOperand = createPositions(rewriter, loc, q);
-  }
-  return AlibiOp::create(rewriter, loc, type, slopes, qOperand, kOperand,
-                         config, form, alignment);
-}
-
-/// The `max_bias` for which posenc's slope formula gives exactly `slopes`
-/// (as f32) for `slopes.size()` heads: the usual 8, or the one the first
-/// slope implies (`slope_0 = 2^(-b/c)`) rounded to a multiple of 1/256
-/// (MPT's `alibi_bias_max = 16`). Any geometric ladder fits some real `b`;
-/// only round ones are what a model configured.
-std::optional<double> matchSlopeConfig(ArrayRef<double> slopes) {
-  int64_t heads = slopes.size();
-  double c = double(int64_t(1) << llvm::Log2_64(heads));
-  double implied = -c * std::log2(slopes.front());
-  for (double maxBias : {8.0, std::round(implied * 256.0) / 256.0}) {
-    if (!std::isfinite(maxBias) || maxBias <= 0.0)
-      continue;
-    bool equal = true;
-    for (int64_t h = 0; h < heads && equal; ++h)
-      equal = float(alibiSlope(h, heads, maxBias)) == float(slopes[h]);
-    if (equal)
-      return maxBias;
-  }
-  return std::nullopt;
-}
 
 /// The two factors of `[-](a * b)` in a generic's body, each read from an
 /// input directly or through `sitofp`.
@@ -224,11 +122,6 @@ std::optional<BiasAxes> matchAxes(ArrayRef<int64_t> shape, unsigned head,
   return axes;
 }
 
-/// The extents of a bias along its axes (1 for an absent axis).
-struct BiasExtents {
-  int64_t batch, heads, sq, sk;
-};
-
 /// `slopes` made positive, flipping `sign` for a negative ladder: a negative
 /// slope ladder times negated positions is the same product; exact, as f32
 /// negation is. Nullopt unless every slope is then positive and finite.
@@ -283,43 +176,6 @@ positionGrid(ArrayRef<double> posValues, RankedTensorType posType,
     }
   }
   return pos;
-}
-
-/// The form of a bias with positions `pos[i][j]` (`[Sq, Sk]`) and the
-/// query and key positions that give it.
-struct BiasForm {
-  AlibiForm form;
-  SmallVector<int64_t> qPos, kPos;
-};
-
-/// `pos` as key_linear positions `c + j` on every row, or as symmetric
-/// `-|i + a - j|`.
-std::optional<BiasForm> classifyPositions(ArrayRef<SmallVector<int64_t>> pos) {
-  int64_t sq = pos.size(), sk = pos.front().size();
-  // key_linear: `slope * (c + j)` on every row.
-  BiasForm bias{AlibiForm::key_linear, {}, SmallVector<int64_t>(pos.front())};
-  SmallVector<int64_t> &kPos = bias.kPos;
-  bool rowsEqual = llvm::all_equal(pos);
-  if (rowsEqual && isArangeFrom(kPos, kPos.front()))
-    return bias;
-  // symmetric: `-slope * |i + a - j|`.
-  bias.form = AlibiForm::symmetric;
-  std::optional<int64_t> shift;
-  for (int64_t a : {-pos[0][0], pos[0][0]}) {
-    bool ok = true;
-    for (int64_t i = 0; i < sq && ok; ++i)
-      for (int64_t j = 0; j < sk && ok; ++j)
-        ok = pos[i][j] == -std::abs(i + a - j);
-    if (ok) {
-      shift = a;
-      break;
-    }
-  }
-  if (!shift)
-    return std::nullopt;
-  bias.qPos = llvm::to_vector(llvm::seq<int64_t>(*shift, *shift + sq));
-  bias.kPos = llvm::to_vector(llvm::seq<int64_t>(0, sk));
-  return bias;
 }
 
 /// `slope[h] * float(pos)` over `[B?, H, Sq?, Sk]` (unit dimensions
@@ -413,29 +269,13 @@ struct RaiseAlibiProduct : CountingPattern<linalg::GenericOp, Counts> {
   void replaceWithAlibi(linalg::GenericOp generic, ArrayRef<double> slopeList,
                         const BiasExtents &extents, const BiasForm &bias,
                         PatternRewriter &rewriter) const {
-    Location loc = generic.getLoc();
-    int64_t heads = extents.heads;
-    AlibiSlopesAttr config;
-    Value slopeTensor;
-    if (std::optional<double> maxBias = matchSlopeConfig(slopeList)) {
-      config = AlibiSlopesAttr::get(rewriter.getContext(), heads,
-                                    /*headOffset=*/0, *maxBias);
-      ++count.configSlopes;
-    } else {
-      auto slopesType = RankedTensorType::get({heads}, rewriter.getF32Type());
-      SmallVector<float> values(slopeList.begin(), slopeList.end());
-      slopeTensor = arith::ConstantOp::create(
-          rewriter, loc, DenseFPElementsAttr::get(slopesType, values));
-    }
-    SmallVector<int64_t> alibiShape;
-    if (extents.batch != 1)
-      alibiShape.push_back(extents.batch);
-    alibiShape.append({heads, extents.sq, extents.sk});
-    auto alibiType = RankedTensorType::get(alibiShape, rewriter.getF32Type());
-    AlibiOp alibi = createAlibi(rewriter, loc, alibiType, config, slopeTensor,
-                                bias.form, bias.qPos, bias.kPos);
     auto type = cast<RankedTensorType>(generic.getResult(0).getType());
+    Location loc = generic.getLoc();
+    bool configured = false;
+    AlibiOp alibi =
+        buildAlibiBias(rewriter, loc, slopeList, extents, bias, configured);
     rewriter.replaceOp(generic, reshapeUnitDims(rewriter, loc, alibi, type));
+    count.configSlopes += configured;
     ++count.raised;
   }
 };
@@ -452,6 +292,67 @@ std::optional<SmallVector<int64_t>> evaluatePositions(Value v) {
 
 /// `alibi[..., offset:offset+size]` (through unit reshapes) is the posenc.alibi
 /// of the sliced key positions.
+/// A constant bias `[.., H, .., Sk]` (heads the one non-unit axis but the
+/// keys) added to something, whose values are `slope[h] * p[j]` with `p` an
+/// arange, as posenc.alibi computes them in f32: ONNX exporters fold MPT's
+/// and BLOOM's bias computation into such a constant.
+struct RaiseAlibiConstant : CountingPattern<arith::ConstantOp, Counts> {
+  using CountingPattern::CountingPattern;
+
+  LogicalResult matchAndRewrite(arith::ConstantOp constant,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(constant.getType());
+    auto dense = dyn_cast<DenseFPElementsAttr>(constant.getValue());
+    if (!type || !dense || !type.getElementType().isF32() ||
+        type.getRank() < 2 || dense.isSplat() ||
+        !llvm::any_of(constant->getUsers(), [](Operation *user) {
+          auto add = dyn_cast<linalg::GenericOp>(user);
+          return add && add->getNumResults() == 1 &&
+                 matchElementwise<arith::AddFOp>(add->getResult(0));
+        }))
+      return failure();
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t sk = shape.back();
+    auto heads = llvm::filter_to_vector(shape.drop_back(),
+                                        [](int64_t n) { return n != 1; });
+    if (sk < 2 || heads.size() != 1 || double(heads[0]) * double(sk) > 1e6)
+      return failure();
+    int64_t h = heads[0];
+    SmallVector<float> v(dense.getValues<float>());
+    auto at = [&](int64_t head, int64_t j) { return v[head * sk + j]; };
+    // Slopes from neighbouring keys, positions from head 0; then every
+    // value must be the f32 product.
+    SmallVector<double> slopes;
+    for (int64_t i = 0; i < h; ++i)
+      slopes.push_back(double(at(i, 1)) - double(at(i, 0)));
+    if (!llvm::all_of(slopes,
+                      [](double x) { return x > 0.0 && std::isfinite(x); }))
+      return failure();
+    SmallVector<int64_t> pos;
+    for (int64_t j = 0; j < sk; ++j) {
+      double p = double(at(0, j)) / slopes[0];
+      if (p != std::trunc(p) || std::abs(p) > double(1 << 24))
+        return failure();
+      pos.push_back(int64_t(p));
+    }
+    for (int64_t i = 0; i < h; ++i)
+      for (int64_t j = 0; j < sk; ++j)
+        if (float(slopes[i]) * float(pos[j]) != at(i, j))
+          return failure();
+    std::optional<BiasForm> form = classifyPositions({pos});
+    if (!form || form->form != AlibiForm::key_linear)
+      return failure();
+    bool configured = false;
+    AlibiOp alibi = buildAlibiBias(rewriter, constant.getLoc(), slopes,
+                                   BiasExtents{1, h, 1, sk}, *form, configured);
+    rewriter.replaceOp(
+        constant, reshapeUnitDims(rewriter, constant.getLoc(), alibi, type));
+    count.configSlopes += configured;
+    ++count.raised;
+    return success();
+  }
+};
+
 struct FoldAlibiKeySlice : CountingPattern<tensor::ExtractSliceOp, Counts> {
   using CountingPattern::CountingPattern;
 
@@ -515,7 +416,8 @@ struct PosEncRaiseAlibiPass
     MLIRContext *ctx = &getContext();
     Counts counts;
     RewritePatternSet patterns(ctx);
-    patterns.add<RaiseAlibiProduct, FoldAlibiKeySlice>(ctx, counts);
+    patterns.add<RaiseAlibiProduct, RaiseAlibiConstant, FoldAlibiKeySlice>(
+        ctx, counts);
     populateDeadMaskPatterns(patterns, counts.scans);
     if (failed(applyRaisingPatterns(
             getOperation(), std::move(patterns), getArgument(), printStats,

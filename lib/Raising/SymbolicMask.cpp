@@ -7,7 +7,10 @@
 // atoms and entries `keys[b', j']` of the one [B, Sk] i1 tensor that is not
 // computed from indices. A formula equal to `i - j >= 0 and keys[b, j]`
 // holds for every length, so the mask is causal with that key mask (and
-// `j - i + L >= 0` adds a window of L keys to the left).
+// `j - i + L >= 0` adds a window of L keys to the left). Dynamic sizes are
+// symbols: a [B*S] flattening reads as `b * S + j`, and a flat index `x * S
+// + j` splits back into (x, j) when the loop j ranges over [0, S) (ONNX's
+// GatherND of the mask).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +21,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -81,14 +85,47 @@ std::optional<bool> decide(AffineExpr expr, unsigned numDims) {
   return std::nullopt;
 }
 
+/// A dynamic size, as a symbol of the formulas: dimension `dim` of `of`.
+struct SizeSymbol {
+  Value of;
+  int64_t dim;
+};
+
 class SymbolicEvaluator {
 public:
   SymbolicEvaluator(unsigned numDims) : numDims(numDims) {}
 
   FailureOr<Sym> at(Value tensor, ArrayRef<AffineExpr> index, int depth = 0);
   Value keys;
+  /// The dynamic sizes the formulas name, symbol k is `symbols[k]`.
+  SmallVector<SizeSymbol> symbols;
+  /// Facts the formulas rely on: loop `first` ranges over [0, symbol
+  /// `second`) (a flat index `x * S + j` split back into `x` and `j`).
+  SmallVector<std::pair<unsigned, unsigned>> extents;
 
 private:
+  /// The symbol of dimension `dim` of `of`: one symbol per size that value
+  /// bounds prove equal.
+  AffineExpr symbol(Value of, int64_t dim) {
+    for (auto [k, sym] : llvm::enumerate(symbols))
+      if (haveSameDim(sym.of, sym.dim, of, dim))
+        return getAffineSymbolExpr(k, of.getContext());
+    symbols.push_back({of, dim});
+    return getAffineSymbolExpr(symbols.size() - 1, of.getContext());
+  }
+  /// The size of dimension `d` of `type` (of `of`) as an expression.
+  AffineExpr size(Value of, RankedTensorType type, int64_t d) {
+    if (type.isDynamicDim(d))
+      return symbol(of, d);
+    return getAffineConstantExpr(type.getDimSize(d), of.getContext());
+  }
+  /// `f` as `x * S + y` with `S` the symbol `s` and `y` a loop index, whose
+  /// range [0, S) is recorded in `extents`: `(x, y)`.
+  std::optional<std::pair<AffineExpr, AffineExpr>> split(AffineExpr f,
+                                                         AffineExpr s);
+  FailureOr<Sym> constantTensor(DenseIntElementsAttr dense,
+                                ArrayRef<AffineExpr> index);
+
   FailureOr<Sym> scalar(Value v, linalg::GenericOp generic,
                         ArrayRef<AffineExpr> loops, int depth);
   Sym atom(AffineExpr expr) {
@@ -127,39 +164,90 @@ FailureOr<Sym> SymbolicEvaluator::at(Value tensor, ArrayRef<AffineExpr> index,
   Operation *def = tensor.getDefiningOp();
   // A splat constant or a fill.
   Attribute splat;
-  if (matchPattern(tensor, m_Constant(&splat)))
+  if (matchPattern(tensor, m_Constant(&splat))) {
     if (auto dense = dyn_cast<DenseElementsAttr>(splat);
         dense && dense.isSplat() && isa<IntegerType>(type.getElementType())) {
       return constant(type.getElementType(), dense.getSplatValue<APInt>());
     }
+    if (auto dense = dyn_cast<DenseIntElementsAttr>(splat);
+        dense && !type.getElementType().isInteger(1))
+      return constantTensor(dense, index);
+  }
   if (auto fill = dyn_cast_or_null<linalg::FillOp>(def)) {
     APInt c;
     if (!matchPattern(fill.value(), m_ConstantInt(&c)))
       return failure();
     return constant(type.getElementType(), c);
   }
-  // Reshapes that add or drop unit dimensions.
+  // Reshapes: unit dimensions added or dropped; a group of two sizes
+  // flattened row-major (ONNX's GatherND of a [B, S] mask at `b * S + j`).
   auto regroup = [&](Value source, ArrayRef<ReassociationIndices> groups,
                      bool expand) -> FailureOr<Sym> {
-    auto expanded =
-        cast<RankedTensorType>(expand ? tensor.getType() : source.getType());
+    Value expandedValue = expand ? tensor : source;
+    auto expanded = cast<RankedTensorType>(expandedValue.getType());
     auto srcType = cast<RankedTensorType>(source.getType());
     SmallVector<AffineExpr> srcIndex(
         srcType.getRank(), getAffineConstantExpr(0, tensor.getContext()));
     for (auto [g, group] : llvm::enumerate(groups)) {
       auto nonUnit = llvm::filter_to_vector(
           group, [&](int64_t e) { return expanded.getDimSize(e) != 1; });
-      if (nonUnit.size() > 1)
+      if (nonUnit.size() > 2)
         return failure();
       if (nonUnit.empty())
         continue;
-      if (expand)
-        srcIndex[g] = index[nonUnit.front()];
-      else
-        srcIndex[nonUnit.front()] = index[g];
+      if (nonUnit.size() == 1) {
+        if (expand)
+          srcIndex[g] = index[nonUnit.front()];
+        else
+          srcIndex[nonUnit.front()] = index[g];
+        continue;
+      }
+      int64_t outer = nonUnit[0], inner = nonUnit[1];
+      AffineExpr stride = size(expandedValue, expanded, inner);
+      if (expand) {
+        srcIndex[g] = index[outer] * stride + index[inner];
+        continue;
+      }
+      auto parts = split(index[g], stride);
+      if (!parts)
+        return failure();
+      srcIndex[outer] = parts->first;
+      srcIndex[inner] = parts->second;
     }
     return at(source, srcIndex, depth + 1);
   };
+  // A slice with unit strides and static offsets; a concat read at a
+  // constant index along its axis.
+  if (auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(def)) {
+    if (!slice.hasUnitStride() ||
+        slice.getSourceType().getRank() != type.getRank() ||
+        ShapedType::isDynamicShape(slice.getStaticOffsets()))
+      return failure();
+    SmallVector<AffineExpr> srcIndex;
+    for (auto [x, offset] : llvm::zip(index, slice.getStaticOffsets()))
+      srcIndex.push_back(x + offset);
+    return at(slice.getSource(), srcIndex, depth + 1);
+  }
+  if (auto concat = dyn_cast_or_null<tensor::ConcatOp>(def)) {
+    auto c = dyn_cast<AffineConstantExpr>(index[concat.getDim()]);
+    if (!c)
+      return failure();
+    int64_t at0 = c.getValue();
+    for (Value piece : concat.getInputs()) {
+      int64_t n =
+          cast<RankedTensorType>(piece.getType()).getDimSize(concat.getDim());
+      if (ShapedType::isDynamic(n))
+        return failure();
+      if (at0 < n) {
+        SmallVector<AffineExpr> pieceIndex(index);
+        pieceIndex[concat.getDim()] =
+            getAffineConstantExpr(at0, tensor.getContext());
+        return this->at(piece, pieceIndex, depth + 1);
+      }
+      at0 -= n;
+    }
+    return failure();
+  }
   if (auto expand = dyn_cast_or_null<tensor::ExpandShapeOp>(def))
     return regroup(expand.getSrc(), expand.getReassociationIndices(), true);
   if (auto collapse = dyn_cast_or_null<tensor::CollapseShapeOp>(def))
@@ -205,6 +293,20 @@ FailureOr<Sym> SymbolicEvaluator::scalar(Value v, linalg::GenericOp generic,
   APInt c;
   if (matchPattern(v, m_ConstantInt(&c)))
     return constant(v.getType(), c);
+  // A size from above the generic (through index casts): a symbol.
+  if (!generic->isAncestor(op)) {
+    Value x = v;
+    while (auto cast = x.getDefiningOp<arith::IndexCastOp>())
+      x = cast.getIn();
+    auto dim = x.getDefiningOp<tensor::DimOp>();
+    std::optional<int64_t> d = dim ? dim.getConstantIndex() : std::nullopt;
+    if (!d)
+      return failure();
+    Sym s;
+    s.value = size(dim.getSource(),
+                   cast<RankedTensorType>(dim.getSource().getType()), *d);
+    return s;
+  }
   auto operand = [&](unsigned i) {
     return scalar(op->getOperand(i), generic, loops, depth);
   };
@@ -277,6 +379,76 @@ FailureOr<Sym> SymbolicEvaluator::scalar(Value v, linalg::GenericOp generic,
   return failure();
 }
 
+std::optional<std::pair<AffineExpr, AffineExpr>>
+SymbolicEvaluator::split(AffineExpr f, AffineExpr s) {
+  // The terms of the sum: multiples of `s` form x, the rest y.
+  SmallVector<AffineExpr> terms{f}, xs, ys;
+  while (!terms.empty()) {
+    AffineExpr t = terms.pop_back_val();
+    auto bin = dyn_cast<AffineBinaryOpExpr>(t);
+    if (bin && bin.getKind() == AffineExprKind::Add) {
+      terms.append({bin.getLHS(), bin.getRHS()});
+      continue;
+    }
+    if (bin && bin.getKind() == AffineExprKind::Mul &&
+        (bin.getRHS() == s || bin.getLHS() == s)) {
+      xs.push_back(bin.getRHS() == s ? bin.getLHS() : bin.getRHS());
+      continue;
+    }
+    if (t == s) {
+      xs.push_back(getAffineConstantExpr(1, s.getContext()));
+      continue;
+    }
+    ys.push_back(t);
+  }
+  if (ys.size() != 1 || xs.empty())
+    return std::nullopt;
+  auto y = dyn_cast<AffineDimExpr>(ys.front());
+  if (!y)
+    return std::nullopt;
+  AffineExpr x = xs.front();
+  for (AffineExpr e : ArrayRef(xs).drop_front())
+    x = x + e;
+  // 0 <= y < S must hold: y is a loop whose extent is S (checked by the
+  // caller), or a static S (the loop's extent then must be at most S).
+  if (auto sym = dyn_cast<AffineSymbolExpr>(s))
+    extents.push_back({y.getPosition(), sym.getPosition()});
+  else
+    return std::nullopt;
+  return std::make_pair(x, AffineExpr(y));
+}
+
+/// An integer constant whose elements are affine in their index (`arange`
+/// tables, batch indices): that function of `index`.
+FailureOr<Sym> SymbolicEvaluator::constantTensor(DenseIntElementsAttr dense,
+                                                 ArrayRef<AffineExpr> index) {
+  auto type = cast<RankedTensorType>(dense.getType());
+  int64_t rank = type.getRank();
+  if (dense.getNumElements() == 0 || dense.getNumElements() > 4096)
+    return failure();
+  SmallVector<APInt> values(dense.getValues<APInt>());
+  SmallVector<int64_t> strides = computeStrides(type.getShape());
+  int64_t base = values[0].getSExtValue();
+  SmallVector<int64_t> coeffs(rank, 0);
+  for (int64_t d = 0; d < rank; ++d)
+    if (type.getDimSize(d) > 1)
+      coeffs[d] = values[strides[d]].getSExtValue() - base;
+  for (int64_t n = 0, e = values.size(); n < e; ++n) {
+    SmallVector<int64_t> at = delinearize(n, strides);
+    int64_t want = base;
+    for (int64_t d = 0; d < rank; ++d)
+      want += coeffs[d] * at[d];
+    if (values[n].getSExtValue() != want)
+      return failure();
+  }
+  Sym s;
+  s.value = getAffineConstantExpr(base, type.getContext());
+  for (int64_t d = 0; d < rank; ++d)
+    if (coeffs[d] != 0)
+      s.value = s.value + index[d] * coeffs[d];
+  return s;
+}
+
 } // namespace
 
 LogicalResult raising::classifySymbolicValidity(Value valid, AffineMap map,
@@ -306,8 +478,8 @@ LogicalResult raising::classifySymbolicValidity(Value valid, AffineMap map,
     // `j - i + L >= 0`: keys at most L before the query.
     if (a.isKey() || window)
       return failure();
-    auto left = dyn_cast<AffineConstantExpr>(
-        simplifyAffineExpr(a.expr - (j - i), map.getNumDims(), 0));
+    auto left = dyn_cast<AffineConstantExpr>(simplifyAffineExpr(
+        a.expr - (j - i), map.getNumDims(), eval.symbols.size()));
     if (!left || left.getValue() < 0)
       return failure();
     window = left.getValue();
@@ -323,6 +495,16 @@ LogicalResult raising::classifySymbolicValidity(Value valid, AffineMap map,
       (causal && !haveSameDim(space.rows.of, space.rows.dim, space.cols.of,
                               space.cols.dim)))
     return failure();
+  // A flat index split back relied on its loop's extent: the query or key
+  // length.
+  for (auto [loop, k] : eval.extents) {
+    const LogitsSpace::Extent *extent = loop == space.col   ? &space.cols
+                                        : loop == space.row ? &space.rows
+                                                            : nullptr;
+    const SizeSymbol &sym = eval.symbols[k];
+    if (!extent || !haveSameDim(extent->of, extent->dim, sym.of, sym.dim))
+      return failure();
+  }
   terms.causal = causal;
   terms.windowLeft = window;
   terms.keyMask = eval.keys;

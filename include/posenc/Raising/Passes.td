@@ -139,7 +139,12 @@ def PosEncRaiseAlibi : Pass<"posenc-raise-alibi"> {
     `base^(1..H)` in f64, MPT's `1 / 2^(k * 8 / H)` behind a `cf.assert`
     that the evaluator checks), aranges, and BLOOM's key positions
     `(cumsum(mask) - 1) * mask` of a constant mask (`tm_tensor.scan`, see
-    below). The replacement computes the same f32 values:
+    below). ONNX exporters fold the product into a constant `[.., H, ..,
+    Sk]` (heads its only non-unit axis but the keys): one added to
+    something is read as `slope[h] * p[j]`, slopes from neighbouring keys
+    and positions from head 0, and taken when every value is that f32
+    product with `p` an arange. The replacement computes the same f32
+    values:
 
     - `key_linear` when the bias does not depend on the query and the
       positions are `c + j`: `k_positions` implicit for `c = 0`, else a
