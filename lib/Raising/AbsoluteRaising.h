@@ -34,10 +34,6 @@ std::optional<ReshapePlan> planReshape(ArrayRef<int64_t> from,
 Value applyReshape(PatternRewriter &rewriter, Location loc, Value v,
                    const ReshapePlan &plan, ArrayRef<int64_t> to);
 
-/// Adds the pattern reading ONNX's flattened embedding gather,
-/// `expand(gather(table, collapse(P)))`, as the gather over `P`.
-void populateUnflattenGatherPatterns(RewritePatternSet &patterns);
-
 /// Adds the patterns raising sinusoidal tables, counting them in `count`.
 void populateSinusoidalPatterns(RewritePatternSet &patterns, int64_t &count);
 

@@ -10,6 +10,7 @@
 
 #include "AbsoluteRaising.h"
 #include "RaisingDriver.h"
+#include "UnflattenGather.h"
 
 #include "posenc/IR/PosEncNumerics.h"
 #include "posenc/IR/PosEncOps.h"
@@ -352,7 +353,7 @@ struct PosEncRaiseAbsolutePass
     RewritePatternSet patterns(ctx);
     patterns.add<RaiseLearnedAbsolute>(ctx, numLearned);
     populateSinusoidalPatterns(patterns, numSinusoidal);
-    populateUnflattenGatherPatterns(patterns);
+    populateUnflattenGatherPatterns(patterns, GatherUse::Added);
     if (failed(applyRaisingPatterns(getOperation(), std::move(patterns),
                                     getArgument(), printStats,
                                     {{"raised-learned-absolute", numLearned},

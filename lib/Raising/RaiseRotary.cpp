@@ -9,6 +9,7 @@
 
 #include "RaisingDriver.h"
 #include "RotaryRaising.h"
+#include "UnflattenGather.h"
 
 #include "posenc/IR/PosEncOps.h"
 #include "posenc/Raising/Match.h"
@@ -272,6 +273,7 @@ struct PosEncRaiseRotaryPass
     patterns.add<RaiseHalves>(ctx, numRaised);
     populateComplexRotaryPatterns(patterns, numRaised);
     patterns.add<FoldPartialRotary>(ctx, numPartial);
+    populateUnflattenGatherPatterns(patterns, GatherUse::Sliced);
     if (failed(applyRaisingPatterns(getOperation(), std::move(patterns),
                                     getArgument(), printStats,
                                     {{"raised-rotary", numRaised},

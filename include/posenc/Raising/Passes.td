@@ -111,7 +111,9 @@ def PosEncRaiseRotary : Pass<"posenc-raise-rotary"> {
     (`w_i` found from row 1 by `atan2`, then refined by ulps) becomes
     `inv_freq(w)`, which posenc-fuse-attention can fuse; any other table
     becomes `cos_sin` tables holding its columns (new constants, or copies of
-    a runtime table), exact but not fusable.
+    a runtime table), exact but not fusable. ONNX's gather over flattened
+    positions, `expand(gather(table, collapse(P)))` sliced into the halves,
+    is read as the gather over `P` first.
 
     Replaced ops that have no other users are erased by the greedy driver;
     ops shared with code that is not raised stay.
