@@ -254,6 +254,38 @@ struct ExpandMultiDimAbsI : OpRewritePattern<math::AbsIOp> {
     return success();
   }
 };
+
+/// arith.cmpf on bf16 vectors compares the operands widened to f32 by their
+/// bits (a bf16 is the upper half of the f32 of the same value, NaNs
+/// included: exact). LLVM 22's x86 instruction selection aborts ("Cannot
+/// select: X86ISD::CMPP") on a 16-lane bf16 fcmp whose mask is extended to
+/// i16 on AVX-512 BF16 hosts (D14); an arith.extf would not do, since
+/// InstCombine folds `fcmp (fpext a), (fpext b)` back to the bf16 compare.
+struct CompareBF16VectorsInF32 : OpRewritePattern<arith::CmpFOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(arith::CmpFOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<VectorType>(op.getLhs().getType());
+    if (!type || !type.getElementType().isBF16())
+      return rewriter.notifyMatchFailure(op, "not a bf16 vector compare");
+    Location loc = op.getLoc();
+    auto bits16 = type.clone(rewriter.getI16Type());
+    auto bits32 = type.clone(rewriter.getI32Type());
+    Value shift = arith::ConstantOp::create(
+        rewriter, loc, DenseElementsAttr::get(bits32, APInt(32, 16)));
+    auto widen = [&](Value x) -> Value {
+      Value bits = arith::BitcastOp::create(rewriter, loc, bits16, x);
+      bits = arith::ExtUIOp::create(rewriter, loc, bits32, bits);
+      bits = arith::ShLIOp::create(rewriter, loc, bits, shift);
+      return arith::BitcastOp::create(rewriter, loc,
+                                      type.clone(rewriter.getF32Type()), bits);
+    };
+    rewriter.replaceOpWithNewOp<arith::CmpFOp>(
+        op, op.getPredicateAttr(), widen(op.getLhs()), widen(op.getRhs()),
+        op.getFastmathAttr());
+    return success();
+  }
+};
 } // namespace
 
 LogicalResult mlir::posenc::cleanupVectorIR(Operation *root) {
@@ -290,7 +322,7 @@ LogicalResult mlir::posenc::cleanupVectorIR(Operation *root) {
     tensor::populateFoldTensorSubsetIntoVectorTransferPatterns(patterns);
     vector::populateVectorReductionToContractPatterns(patterns);
     vector::populateSinkVectorOpsPatterns(patterns);
-    patterns.add<ExpandMultiDimAbsI>(ctx);
+    patterns.add<ExpandMultiDimAbsI, CompareBF16VectorsInF32>(ctx);
     vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
     vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
     if (failed(applyPatternsGreedily(root, std::move(patterns))))

@@ -166,3 +166,36 @@ func.func @absi_2d(%init: tensor<4x8xi64>) -> tensor<4x8xi64> {
   } -> tensor<4x8xi64>
   return %r : tensor<4x8xi64>
 }
+
+// -----
+
+// bf16 vector compares compare the operands widened to f32 by their bits:
+// LLVM 22 aborts in x86 instruction selection on a 16-lane bf16 fcmp whose
+// mask is extended to i16 on AVX-512 BF16 hosts, and InstCombine would fold
+// an fpext back into the bf16 compare (D14; executed in
+// test/Integration/exec-bf16-vector-compares.test).
+// CHECK-LABEL: func.func @bf16_compare
+// CHECK: %[[SHIFT:.+]] = arith.constant dense<16> : vector<16xi32>
+// CHECK: %[[AI:.+]] = arith.bitcast %{{.+}} : vector<16xbf16> to vector<16xi16>
+// CHECK: %[[AW:.+]] = arith.extui %[[AI]] : vector<16xi16> to vector<16xi32>
+// CHECK: %[[AS:.+]] = arith.shli %[[AW]], %[[SHIFT]] : vector<16xi32>
+// CHECK: %[[A:.+]] = arith.bitcast %[[AS]] : vector<16xi32> to vector<16xf32>
+// CHECK: %[[B:.+]] = arith.bitcast %{{.+}} : vector<16xi32> to vector<16xf32>
+// CHECK: %[[C:.+]] = arith.cmpf ole, %[[A]], %[[B]] : vector<16xf32>
+// CHECK: arith.extsi %[[C]] : vector<16xi1> to vector<16xi16>
+// CHECK-NOT: arith.cmpf {{.*}}bf16
+// Scalar bf16 compares (7-lane bf16 tiles stay scalar, D3) are left as they
+// are.
+// W7-LABEL: func.func @bf16_compare
+// W7-NOT: vector<
+// W7: arith.cmpf ole, %{{.+}}, %{{.+}} : bf16
+func.func @bf16_compare(%a: tensor<30x31xbf16>, %b: tensor<30x31xbf16>) -> tensor<30x31xi16> {
+  %e = tensor.empty() : tensor<30x31xi16>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<30x31xbf16>, tensor<30x31xbf16>) outs(%e : tensor<30x31xi16>) {
+  ^bb0(%x: bf16, %y: bf16, %o: i16):
+    %c = arith.cmpf ole, %x, %y : bf16
+    %s = arith.extsi %c : i1 to i16
+    linalg.yield %s : i16
+  } -> tensor<30x31xi16>
+  return %g : tensor<30x31xi16>
+}
