@@ -47,7 +47,8 @@ static void addTensorCodegen(OpPassManager &pm,
 /// Buffers: destinations expanded so that the kernels write the caller's
 /// buffers in place, partial writes in the form upstream bufferizes
 /// correctly, self-copies folded, temporaries freed.
-static void addBufferization(OpPassManager &pm) {
+static void addBufferization(OpPassManager &pm,
+                             const CPUPipelineOptions &options) {
   pm.addPass(createPosEncExpandDestinations());
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(createPosEncExpandPartialWrites());
@@ -57,6 +58,9 @@ static void addBufferization(OpPassManager &pm) {
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(createCanonicalizerPass());
+  // Before deallocation: buffers in scratch memory are never freed.
+  if (options.workgroups)
+    pm.addNestedPass<func::FuncOp>(createPosEncAllocsToScratch());
   bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
   pm.addPass(createConvertLinalgToLoopsPass());
@@ -66,7 +70,10 @@ static void addBufferization(OpPassManager &pm) {
 /// lowered to unrolled transfers; large outputs are streamed.
 static void addLoopsAndVectors(OpPassManager &pm,
                                const CPUPipelineOptions &options) {
-  if (options.openmp) {
+  if (options.workgroups) {
+    pm.addNestedPass<func::FuncOp>(createPosEncForallToWorkgroups());
+    pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
+  } else if (options.openmp) {
     pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
     pm.addPass(createConvertSCFToOpenMPPass());
   } else {
@@ -120,7 +127,7 @@ void mlir::posenc::buildCPUPipeline(OpPassManager &pm,
     lowering.attention = options.getTileAttentionOptions();
   addPosEncToLinalgSteps(pm.nest(func::FuncOp::getOperationName()), lowering);
   addTensorCodegen(pm, options);
-  addBufferization(pm);
+  addBufferization(pm, options);
   addLoopsAndVectors(pm, options);
   addLLVMLowering(pm, options);
 }

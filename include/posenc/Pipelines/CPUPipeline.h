@@ -47,6 +47,16 @@ struct CPUPipelineOptions
       llvm::cl::desc("Run the tiles of each kernel on OpenMP threads (the "
                      "thread count comes from OMP_NUM_THREADS at run time)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> workgroups{
+      *this, "workgroups",
+      llvm::cl::desc("Compile kernels that a host dispatches over its own "
+                     "workgroups (IREE): functions with arguments marked "
+                     "posenc.workgroup_id, posenc.workgroup_count and "
+                     "posenc.scratch run their parallel loop's iterations "
+                     "as workgroups and keep their buffers in scratch "
+                     "memory (posenc-forall-to-workgroups, "
+                     "posenc-allocs-to-scratch); no OpenMP"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> approximateTrig{
       *this, "approximate-trig",
       llvm::cl::desc("Polynomial f32 sin/cos (posenc-approximate-trig) "

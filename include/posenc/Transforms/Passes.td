@@ -201,6 +201,64 @@ def PosEncForallToFor : Pass<"posenc-forall-to-for"> {
   ];
 }
 
+def PosEncForallToWorkgroups
+    : InterfacePass<"posenc-forall-to-workgroups",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Run a kernel's scf.forall iterations as a host's "
+                "workgroups";
+  let description = [{
+    For kernels that a host compiler (IREE) dispatches over its own
+    workgroups instead of OpenMP threads. Applies to functions with an
+    `index` argument marked `posenc.workgroup_id` and one marked
+    `posenc.workgroup_count`; others are left alone. Runs on buffers (after
+    bufferization).
+
+    The function's one top-level `scf.forall` that writes the function's
+    arguments becomes a loop over its iterations (linearized, outermost
+    first) from the workgroup id to the iteration count in steps of the
+    workgroup count, so that every host workgroup count of 1 or more runs
+    each iteration once. The iteration count is stored as the function's
+    `posenc.workgroup_units` attribute (an `i64`) when it is static. Every
+    other top-level `scf.forall` writes only buffers the function allocates
+    and becomes sequential loops: each workgroup runs it whole.
+
+    Fails with a diagnostic, changing nothing, when the function holds no
+    such forall or several, or when an op outside it writes an argument
+    (every workgroup would run it: a race).
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect"
+  ];
+}
+
+def PosEncAllocsToScratch
+    : InterfacePass<"posenc-allocs-to-scratch", "mlir::FunctionOpInterface"> {
+  let summary = "Place a kernel's buffers in its workgroup's slice of a "
+                "scratch argument";
+  let description = [{
+    For freestanding kernels (IREE's embedded ELF has no heap). Applies to
+    functions with a `memref<?xi8>` argument marked `posenc.scratch` and an
+    `index` argument marked `posenc.workgroup_id`; others are left alone.
+    Runs on buffers, before deallocation is inserted.
+
+    Every `memref.alloc` of static shape and identity layout becomes a
+    `memref.view` at its own 64-byte aligned offset of the workgroup's slice
+    `scratch[id * B, (id + 1) * B)`, where `B`, the sum of the slots, is
+    stored as the function's `posenc.scratch_bytes` attribute (an `i64`).
+    The host sizes the scratch buffer `B` times its workgroup count. A slot
+    is reused each time its alloc runs, which is exact when no buffer
+    outlives the loop iteration that allocated it: an alloc inside a loop
+    whose buffer (or a view of it) reaches the loop's `scf.yield` is an
+    error, as are allocs of dynamic shape; the function is then unchanged.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect"
+  ];
+}
+
 def PosEncLowerI1VectorMemory
     : Pass<"posenc-lower-i1-vector-memory"> {
   let summary = "Lower vector loads and stores of i1 memrefs to one byte "

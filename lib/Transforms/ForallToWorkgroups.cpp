@@ -1,0 +1,181 @@
+//===- ForallToWorkgroups.cpp - the posenc-forall-to-workgroups pass ------===//
+//
+// A kernel's parallel loop as the iterations of a host's workgroups: each
+// workgroup runs the iterations id, id + count, ... of the linearized forall.
+//
+//===----------------------------------------------------------------------===//
+
+#include "WorkgroupKernel.h"
+
+#include "posenc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir {
+namespace posenc {
+#define GEN_PASS_DEF_POSENCFORALLTOWORKGROUPS
+#include "posenc/Transforms/Passes.h.inc"
+} // namespace posenc
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::posenc;
+
+namespace {
+
+/// Whether `buffer` is memory the function allocates itself.
+bool isPrivate(Value buffer) {
+  return isa_and_present<memref::AllocOp, memref::AllocaOp>(
+      getRootBuffer(buffer).getDefiningOp());
+}
+
+/// The first op in `root` (itself included) that writes memory other than
+/// the function's own allocations, or may (side effects unknown).
+Operation *findSharedWrite(Operation *root, Operation *skip = nullptr) {
+  Operation *found = nullptr;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == skip)
+      return WalkResult::skip();
+    // An op's own effects first (linalg ops on buffers have both theirs
+    // and recursive ones); nested ops are visited next.
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects) {
+      if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+          op->hasTrait<OpTrait::IsTerminator>() ||
+          isa<FunctionOpInterface>(op))
+        return WalkResult::advance();
+      found = op;
+      return WalkResult::interrupt();
+    }
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (MemoryEffects::EffectInstance &effect : instances) {
+      if (!isa<MemoryEffects::Write>(effect.getEffect()))
+        continue;
+      Value written = effect.getValue();
+      if (!written || !isPrivate(written)) {
+        found = op;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+/// Replaces `forall` (on buffers) by a loop over its linearized iterations
+/// from `id` in steps of `count`. Returns the static iteration count, or 0.
+int64_t distribute(RewriterBase &rewriter, scf::ForallOp forall, Value id,
+                   Value count) {
+  Location loc = forall.getLoc();
+  rewriter.setInsertionPoint(forall);
+  SmallVector<Value> lbs = forall.getLowerBound(rewriter);
+  SmallVector<Value> ubs = forall.getUpperBound(rewriter);
+  SmallVector<Value> steps = forall.getStep(rewriter);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value units = one;
+  SmallVector<OpFoldResult> basis;
+  for (auto [lb, ub, step] : llvm::zip_equal(lbs, ubs, steps)) {
+    // ceil((ub - lb) / step) for positive steps; empty ranges run nothing.
+    Value extent = rewriter.createOrFold<arith::SubIOp>(loc, ub, lb);
+    Value bumped = rewriter.createOrFold<arith::AddIOp>(
+        loc, extent, rewriter.createOrFold<arith::SubIOp>(loc, step, one));
+    Value trips = rewriter.createOrFold<arith::MaxSIOp>(
+        loc, rewriter.createOrFold<arith::DivSIOp>(loc, bumped, step),
+        arith::ConstantIndexOp::create(rewriter, loc, 0));
+    units = rewriter.createOrFold<arith::MulIOp>(loc, units, trips);
+    basis.push_back(getAsOpFoldResult(trips));
+  }
+  auto loop = scf::ForOp::create(rewriter, loc, id, units, count);
+  rewriter.setInsertionPointToStart(loop.getBody());
+  ValueRange indices =
+      affine::AffineDelinearizeIndexOp::create(rewriter, loc,
+                                               loop.getInductionVar(), basis,
+                                               /*hasOuterBound=*/true)
+          .getResults();
+  SmallVector<Value> ivs;
+  for (auto [index, lb, step] : llvm::zip_equal(indices, lbs, steps))
+    ivs.push_back(rewriter.createOrFold<arith::AddIOp>(
+        loc, lb, rewriter.createOrFold<arith::MulIOp>(loc, index, step)));
+  Operation *terminator = forall.getBody()->getTerminator();
+  rewriter.inlineBlockBefore(forall.getBody(), loop.getBody()->getTerminator(),
+                             ivs);
+  rewriter.eraseOp(terminator);
+  rewriter.eraseOp(forall);
+  std::optional<int64_t> staticUnits = getConstantIntValue(units);
+  return staticUnits ? *staticUnits : 0;
+}
+
+struct PosEncForallToWorkgroupsPass
+    : posenc::impl::PosEncForallToWorkgroupsBase<
+          PosEncForallToWorkgroupsPass> {
+  void runOnOperation() override {
+    FunctionOpInterface func = getOperation();
+    BlockArgument id = getMarkedArgument(func, kWorkgroupIdAttr);
+    BlockArgument count = getMarkedArgument(func, kWorkgroupCountAttr);
+    if (!id && !count)
+      return;
+    if (!id || !count || !id.getType().isIndex() ||
+        !count.getType().isIndex()) {
+      func.emitError() << "needs an index argument marked `"
+                       << kWorkgroupIdAttr << "` and one marked `"
+                       << kWorkgroupCountAttr << "`";
+      return signalPassFailure();
+    }
+
+    // The foralls not nested in another: the one that writes arguments is
+    // distributed, the others run whole in every workgroup.
+    SmallVector<scf::ForallOp> shared, local;
+    WalkResult onTensors =
+        func.getFunctionBody().walk<WalkOrder::PreOrder>(
+            [&](scf::ForallOp forall) {
+              if (!forall.getOutputs().empty()) {
+                forall.emitOpError("on tensors: posenc-forall-to-workgroups "
+                                   "runs after bufferization");
+                return WalkResult::interrupt();
+              }
+              (findSharedWrite(forall) ? shared : local).push_back(forall);
+              return WalkResult::skip();
+            });
+    if (onTensors.wasInterrupted())
+      return signalPassFailure();
+    if (shared.size() != 1) {
+      InFlightDiagnostic diag = func.emitError()
+                                << "needs exactly one top-level scf.forall "
+                                   "that writes the kernel's arguments, found "
+                                << shared.size();
+      for (scf::ForallOp forall : shared)
+        diag.attachNote(forall.getLoc()) << "this one";
+      return signalPassFailure();
+    }
+    scf::ForallOp distributed = shared.front();
+    if (distributed->getBlock() != &func.getFunctionBody().front()) {
+      distributed.emitOpError("must be in the kernel's entry block to run as "
+                              "workgroups");
+      return signalPassFailure();
+    }
+    if (Operation *race = findSharedWrite(func, distributed)) {
+      race->emitOpError("writes the kernel's arguments (or memory it does "
+                        "not allocate) outside the scf.forall that becomes "
+                        "the workgroups: every workgroup would run it");
+      return signalPassFailure();
+    }
+
+    IRRewriter rewriter(&getContext());
+    for (scf::ForallOp forall : local) {
+      rewriter.setInsertionPoint(forall);
+      if (failed(scf::forallToForLoop(rewriter, forall)))
+        return signalPassFailure();
+    }
+    if (int64_t units = distribute(rewriter, distributed, id, count))
+      func->setAttr(kWorkgroupUnitsAttr, rewriter.getI64IntegerAttr(units));
+  }
+};
+
+} // namespace

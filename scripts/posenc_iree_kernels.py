@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""posenc's own attention kernels inside IREE: each `posenc.attention` of a
+module becomes an IREE dispatch of posenc's flash kernel.
+
+    python3 scripts/posenc_iree_kernels.py model.mlir -o model.iree.mlir \\
+        --objects-dir DIR [--build build] [--workgroups N]
+    iree-compile model.iree.mlir --iree-hal-target-device=local \\
+        --iree-hal-local-target-device-backends=llvm-cpu \\
+        --iree-llvmcpu-target-cpu=host -o model.vmfb
+
+For each attention (static shapes), the script
+
+  1. writes a kernel function that reads the attention's tensor operands
+     and writes its result in place, with three more arguments: a scratch
+     buffer (`posenc.scratch`), the workgroup id and the workgroup count;
+  2. compiles it with posenc-cpu-pipeline, its options tuned for this host
+     as posenc-run tunes them (`posenc-run --print-pipeline`), plus
+     `workgroups=true`: no OpenMP; the flash nest's parallel loop (batch x
+     kv head x query block) runs its iterations as IREE's workgroups
+     (posenc-forall-to-workgroups) and every buffer lives in the
+     workgroup's slice of the scratch buffer (posenc-allocs-to-scratch:
+     IREE's embedded ELF has no heap and small worker stacks);
+  3. translates it to LLVM IR and compiles it with clang (-O3, this host's
+     CPU) into an object for IREE's embedded-ELF target, with weak memcpy
+     and memset (scripts/posenc_iree_freestanding.c: the embedded ELF has no
+     libc);
+  4. replaces the attention by a `flow.dispatch` of a `stream.executable`
+     whose `hal.executable.objects` name that object: a shim that takes
+     IREE's bindings and workgroup id and count and calls the kernel. The
+     scratch buffer is a second result of the dispatch, which nothing reads.
+
+The rest of the module is left as it is (printed in MLIR's generic form);
+IREE compiles it. The workgroup count is min(iterations, --workgroups).
+
+Not yet: dynamic shapes, decode splits (a combine after the parallel loop:
+posenc-forall-to-workgroups refuses it), scalar operands other than f32.
+Such attentions are reported and the script fails.
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TARGET_TRIPLE = "x86_64-unknown-unknown-eabi-elf"
+
+ATTENTION = re.compile(
+    r'^(\s*)(%[\w.$-]+) = "posenc\.attention"\((.*?)\) (<\{.*\}>) : '
+    r'\((.*)\) -> (tensor<[^>]*>)(.*)$')
+TENSOR = re.compile(r"^tensor<((?:\d+x)+)([a-z0-9]+)>$")
+
+
+def run(cmd, **kwargs):
+    out = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+    if out.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd[:2])} failed:\n{out.stderr[-4000:]}")
+    return out.stdout
+
+
+def split_types(text):
+    """`tensor<2x3xf32>, f32, tensor<...>` -> the types (no nesting of ',')."""
+    types, depth, cur = [], 0, ""
+    for ch in text:
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        if ch == "," and depth == 0:
+            types.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        types.append(cur.strip())
+    return types
+
+
+def strides(shape):
+    out, acc = [], 1
+    for n in reversed(shape):
+        out.append(acc)
+        acc *= n
+    return list(reversed(out))
+
+
+class Operand:
+    def __init__(self, index, ty):
+        self.index, self.type = index, ty
+        m = TENSOR.match(ty)
+        self.is_tensor = m is not None
+        if m:
+            self.shape = [int(n) for n in m.group(1).rstrip("x").split("x")]
+            self.elem = m.group(2)
+        elif ty != "f32":
+            raise ValueError(f"operand of type {ty}: only static tensors and f32 scalars")
+
+    def memref(self, offset_dynamic=True):
+        dims = "x".join(map(str, self.shape))
+        if not offset_dynamic:
+            return f"memref<{dims}x{self.elem}>"
+        return (f"memref<{dims}x{self.elem}, strided<[{', '.join(map(str, strides(self.shape)))}],"
+                f" offset: ?>>")
+
+
+def kernel_module(name, operands, result, props, operand_types):
+    """The kernel: tensors in (as buffers), result written in place."""
+    args, body, values = [], [], []
+    for op in operands:
+        if op.is_tensor:
+            args.append(f"%a{op.index}: {op.memref()}")
+            body.append(f"  %t{op.index} = bufferization.to_tensor %a{op.index} restrict : "
+                        f"{op.memref()} to {op.type}")
+            values.append(f"%t{op.index}")
+        else:
+            args.append(f"%a{op.index}: {op.type}")
+            values.append(f"%a{op.index}")
+    args += [f"%out: {result.memref()}", "%scratch: memref<?xi8> {posenc.scratch}",
+             "%id: index {posenc.workgroup_id}", "%count: index {posenc.workgroup_count}"]
+    body.append(f'  %r = "posenc.attention"({", ".join(values)}) {props} : '
+                f"({operand_types}) -> {result.type}")
+    body.append(f"  bufferization.materialize_in_destination %r in restrict writable %out : "
+                f"({result.type}, {result.memref()}) -> ()")
+    return (f"func.func @{name}({', '.join(args)}) {{\n" + "\n".join(body)
+            + "\n  return\n}\n")
+
+
+def host_pipeline(posenc_run):
+    """posenc-run's host-tuned posenc-cpu-pipeline, without OpenMP, as
+    workgroups."""
+    out = run([posenc_run, "--print-pipeline", os.devnull])
+    line = next(l for l in out.splitlines() if l.startswith("pipeline: "))
+    pipeline = line[len("pipeline: "):].strip()
+    pipeline = re.sub(r"openmp=\w+", "openmp=false", pipeline)
+    return pipeline[:-1] + " workgroups=true}"
+
+
+def compile_kernel(tools, name, text, objects_dir):
+    """Kernel MLIR -> object; returns (object path, units, scratch bytes)."""
+    base = os.path.join(objects_dir, name)
+    with open(base + ".mlir", "w") as f:
+        f.write(text)
+    llvm_dialect = run([tools.posenc_opt, base + ".mlir",
+                        f"--pass-pipeline=builtin.module({tools.pipeline})"])
+    units = re.search(r"posenc\.workgroup_units = (\d+)", llvm_dialect)
+    scratch = re.search(r"posenc\.scratch_bytes = (\d+)", llvm_dialect)
+    if not units or not scratch:
+        raise RuntimeError(f"{name}: the kernel has no static workgroup count or scratch size")
+    with open(base + ".llvm.mlir", "w") as f:
+        f.write(llvm_dialect)
+    run([tools.mlir_translate, "--mlir-to-llvmir", base + ".llvm.mlir", "-o", base + ".ll"])
+    flags = ["-target", TARGET_TRIPLE, "-march=native", "-O3", "-fPIC", "-fno-plt",
+             "-ffreestanding", "-fvisibility=hidden", "-c"]
+    # The data layout of the target triple (the module has the host's).
+    run([tools.clang] + flags + ["-Wno-override-module", base + ".ll", "-o", base + ".kernel.o"])
+    run([tools.clang] + flags + ["-fno-builtin",
+                                 os.path.join(HERE, "posenc_iree_freestanding.c"),
+                                 "-o", base + ".support.o"])
+    run([tools.ld, "-r", base + ".kernel.o", base + ".support.o", "-o", base + ".o"])
+    return os.path.abspath(base + ".o"), int(units.group(1)), int(scratch.group(1))
+
+
+def executable(name, obj, operands, result, scratch_bytes):
+    """The stream.executable: IREE's bindings -> the kernel's arguments."""
+    decl_args, shim_args, body, call = [], [], [], []
+    tensors = [op for op in operands if op.is_tensor] + [result]
+    for i, op in enumerate(tensors):
+        shim_args.append(f"%b{i}: !stream.binding")
+        body.append(f"      %m{i} = stream.binding.subspan %b{i}[%c0] : !stream.binding -> "
+                    f"{op.memref(False)}")
+        body.append(f"      %v{i} = memref.cast %m{i} : {op.memref(False)} to {op.memref()}")
+    scratch = len(tensors)
+    shim_args.append(f"%b{scratch}: !stream.binding")
+    body.append(f"      %m{scratch} = stream.binding.subspan %b{scratch}[%c0] : !stream.binding"
+                f" -> memref<{scratch_bytes}xi8>")
+    body.append(f"      %v{scratch} = memref.cast %m{scratch} : memref<{scratch_bytes}xi8> to "
+                f"memref<?xi8>")
+    t = 0
+    for op in operands:
+        if op.is_tensor:
+            call.append((f"%v{t}", op.memref()))
+            t += 1
+        else:
+            shim_args.append(f"%s{op.index}: f32")
+            call.append((f"%s{op.index}", "f32"))
+    call.append((f"%v{t}", result.memref()))
+    call.append((f"%v{scratch}", "memref<?xi8>"))
+    call += [("%id", "index"), ("%count", "index")]
+    decl_args = ", ".join(ty for _, ty in call)
+    return f"""
+  stream.executable private @{name}_executable attributes {{
+    hal.executable.objects = #hal.executable.objects<{{
+      #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64"> = [
+        #hal.executable.object<{{path = "{obj}"}}>]}}>
+  }} {{
+    stream.executable.export public @{name} workgroups(%n: index) -> (index, index, index) {{
+      %c1 = arith.constant 1 : index
+      stream.return %n, %c1, %c1 : index, index, index
+    }}
+    builtin.module {{
+      func.func private @{name}_workgroup({decl_args}) attributes {{hal.import.static}}
+      func.func @{name}({", ".join(shim_args)}) {{
+      %c0 = arith.constant 0 : index
+{chr(10).join(body)}
+      %id = hal.interface.workgroup.id[0] : index
+      %count = hal.interface.workgroup.count[0] : index
+      func.call @{name}_workgroup({", ".join(v for v, _ in call)}) : ({decl_args}) -> ()
+      return
+      }}
+    }}
+  }}
+"""
+
+
+def dispatch(indent, result_name, name, operand_names, operands, result, scratch_bytes, count):
+    tensors = [(n, op) for n, op in zip(operand_names, operands) if op.is_tensor]
+    scalars = [(n, op) for n, op in zip(operand_names, operands) if not op.is_tensor]
+    args = [n for n, _ in tensors] + [n for n, _ in scalars]
+    types = [op.type for _, op in tensors] + [op.type for _, op in scalars]
+    count_name = f"%{name}_count"
+    return (f"{indent}{count_name} = arith.constant {count} : index\n"
+            f"{indent}{result_name}, %{name}_scratch = flow.dispatch "
+            f"@{name}_executable::@{name}[{count_name}]({', '.join(args)}) : "
+            f"({', '.join(types)}) -> ({result.type}, tensor<{scratch_bytes}xi8>)")
+
+
+class Tools:
+    def __init__(self, build, clang):
+        self.posenc_opt = os.path.join(build, "bin", "posenc-opt")
+        self.posenc_run = os.path.join(build, "bin", "posenc-run")
+        llvm = "/usr/lib/llvm-22/bin"
+        self.mlir_translate = os.path.join(llvm, "mlir-translate")
+        self.clang = clang or os.path.join(llvm, "clang")
+        self.ld = os.path.join(llvm, "ld.lld")
+        self.pipeline = host_pipeline(self.posenc_run)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("input")
+    parser.add_argument("-o", "--output", required=True)
+    parser.add_argument("--objects-dir", required=True)
+    parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
+    parser.add_argument("--clang", default=None)
+    parser.add_argument("--workgroups", type=int, default=64,
+                        help="most workgroups per attention (default 64)")
+    parser.add_argument("--pipeline-options", default="",
+                        help="extra posenc-cpu-pipeline options (e.g. attention-query-tile=32)")
+    args = parser.parse_args()
+
+    tools = Tools(args.build, args.clang)
+    if args.pipeline_options:
+        tools.pipeline = tools.pipeline[:-1] + " " + args.pipeline_options + "}"
+    os.makedirs(args.objects_dir, exist_ok=True)
+    generic = run([tools.posenc_opt, args.input, "--mlir-print-op-generic",
+                   "--mlir-print-elementsattrs-with-hex-if-larger=-1"])
+    lines, executables, count = [], [], 0
+    for line in generic.splitlines():
+        m = ATTENTION.match(line)
+        if not m:
+            lines.append(line)
+            continue
+        indent, result_name, operand_text, props, types_text, result_type, loc = m.groups()
+        operand_names = [o.strip() for o in operand_text.split(",") if o.strip()]
+        types = split_types(types_text)
+        name = f"posenc_attention_{count}"
+        count += 1
+        try:
+            operands = [Operand(i, t) for i, t in enumerate(types)]
+            result = Operand(len(types), result_type)
+        except ValueError as e:
+            raise SystemExit(f"error: {name} ({result_name}): {e}")
+        text = kernel_module(f"{name}_workgroup", operands, result, props, types_text)
+        obj, units, scratch = compile_kernel(tools, name, text, args.objects_dir)
+        workgroups = max(1, min(units, args.workgroups))
+        executables.append(executable(name, obj, operands, result, scratch * workgroups))
+        lines.append(dispatch(indent, result_name, name, operand_names, operands, result,
+                              scratch * workgroups, workgroups) + loc)
+        print(f"{name}: {units} iterations on {workgroups} workgroups, "
+              f"scratch {scratch} bytes each", file=sys.stderr)
+    if not count:
+        raise SystemExit("error: no posenc.attention in the module")
+    # The executables go first in the module's body.
+    head = next(i for i, l in enumerate(lines) if l.startswith('"builtin.module"() ({'))
+    lines[head + 1:head + 1] = "".join(executables).splitlines()
+    with open(args.output, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

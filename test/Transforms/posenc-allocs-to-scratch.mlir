@@ -1,0 +1,87 @@
+// RUN: posenc-opt %s --split-input-file --verify-diagnostics \
+// RUN:   --pass-pipeline="builtin.module(func.func(posenc-allocs-to-scratch))" | FileCheck %s
+
+// Three buffers in 64-byte aligned slots of the workgroup's slice (16 +
+// 4 x 8 bytes, the second slot at 64, the third at 128 bytes; 192 bytes per
+// workgroup), whatever their alignment asks for up to 64; the one in a loop
+// reuses its slot each iteration; deallocs go.
+// CHECK-LABEL: func.func @kernel
+// CHECK-SAME: (%[[S:.+]]: memref<?xi8> {posenc.scratch}, %[[ID:.+]]: index {posenc.workgroup_id})
+// CHECK-SAME: attributes {posenc.scratch_bytes = 192 : i64}
+// CHECK: %[[BASE:.+]] = arith.muli %[[ID]], %c192 : index
+// CHECK: %[[O0:.+]] = arith.addi %[[BASE]], %c0 : index
+// CHECK: memref.view %[[S]][%[[O0]]][] : memref<?xi8> to memref<4xf32>
+// CHECK: %[[O1:.+]] = arith.addi %[[BASE]], %c64 : index
+// CHECK: memref.view %[[S]][%[[O1]]][] : memref<?xi8> to memref<2x4xf32>
+// CHECK: scf.for
+// CHECK:   %[[O2:.+]] = arith.addi %[[BASE]], %c128 : index
+// CHECK:   memref.view %[[S]][%[[O2]]][] : memref<?xi8> to memref<3xi8>
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: memref.dealloc
+func.func @kernel(%scratch: memref<?xi8> {posenc.scratch}, %id: index {posenc.workgroup_id}) {
+  %a = memref.alloc() : memref<4xf32>
+  %b = memref.alloc() {alignment = 32 : i64} : memref<2x4xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %c = memref.alloc() : memref<3xi8>
+    memref.dealloc %c : memref<3xi8>
+  }
+  memref.dealloc %a : memref<4xf32>
+  memref.dealloc %b : memref<2x4xf32>
+  return
+}
+
+// -----
+
+// Functions without a scratch argument are left alone.
+// CHECK-LABEL: func.func @unmarked
+// CHECK: memref.alloc
+func.func @unmarked() {
+  %a = memref.alloc() : memref<4xf32>
+  memref.dealloc %a : memref<4xf32>
+  return
+}
+
+// -----
+
+// expected-error @below {{needs a memref<?xi8> argument marked `posenc.scratch` and an index argument marked `posenc.workgroup_id`}}
+func.func @scratch_type(%scratch: memref<64xi8> {posenc.scratch}, %id: index {posenc.workgroup_id}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{needs a memref<?xi8> argument marked `posenc.scratch` and an index argument marked `posenc.workgroup_id`}}
+func.func @no_id(%scratch: memref<?xi8> {posenc.scratch}) {
+  return
+}
+
+// -----
+
+func.func @dynamic(%scratch: memref<?xi8> {posenc.scratch}, %id: index {posenc.workgroup_id}, %n: index) {
+  // expected-error @below {{needs a static shape, identity layout and the default memory space to live in scratch memory}}
+  %a = memref.alloc(%n) : memref<?xf32>
+  return
+}
+
+// -----
+
+// A buffer carried into the next iteration (double buffering) would be
+// overwritten by the next run of its alloc.
+func.func @carried(%scratch: memref<?xi8> {posenc.scratch}, %id: index {posenc.workgroup_id}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %init = memref.alloc() : memref<4xf32>
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%prev = %init) -> memref<4xf32> {
+    // expected-error @below {{outlives the loop iteration that allocates it: its scratch slot would be reused while live}}
+    %next = memref.alloc() : memref<4xf32>
+    %view = memref.subview %next[0] [4] [1] : memref<4xf32> to memref<4xf32, strided<[1]>>
+    %cast = memref.cast %view : memref<4xf32, strided<[1]>> to memref<4xf32>
+    // expected-note @below {{carried here}}
+    scf.yield %cast : memref<4xf32>
+  }
+  return
+}

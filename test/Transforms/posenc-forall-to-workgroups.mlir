@@ -1,0 +1,148 @@
+// RUN: posenc-opt %s --split-input-file --verify-diagnostics \
+// RUN:   --pass-pipeline="builtin.module(func.func(posenc-forall-to-workgroups))" | FileCheck %s
+
+// The forall that writes the output becomes a loop over its 3 x 4
+// iterations from the workgroup id in steps of the workgroup count; the
+// forall that fills a private buffer runs whole in every workgroup.
+// CHECK-LABEL: func.func @kernel
+// CHECK-SAME: (%[[OUT:.+]]: memref<6x8xf32>, %[[ID:.+]]: index {posenc.workgroup_id}, %[[COUNT:.+]]: index {posenc.workgroup_count})
+// CHECK-SAME: attributes {posenc.workgroup_units = 12 : i64}
+// CHECK-NOT: scf.forall
+// CHECK: %[[TMP:.+]] = memref.alloc() : memref<4xf32>
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:   memref.store %{{.+}}, %[[TMP]][%[[I]]]
+// CHECK: scf.for %[[U:.+]] = %[[ID]] to %[[C12:.+]] step %[[COUNT]] {
+// CHECK:   %[[IJ:.+]]:2 = affine.delinearize_index %[[U]] into (3, 4) : index, index
+// CHECK:   %[[ROW:.+]] = arith.muli %[[IJ]]#0, %[[C2:.+]] : index
+// CHECK:   %[[COL:.+]] = arith.muli %[[IJ]]#1, %{{.+}} : index
+// CHECK:   memref.subview %[[OUT]][%[[ROW]], %[[COL]]] [2, 2] [1, 1]
+func.func @kernel(%out: memref<6x8xf32>, %id: index {posenc.workgroup_id},
+                  %count: index {posenc.workgroup_count}) {
+  %tmp = memref.alloc() : memref<4xf32>
+  %one = arith.constant 1.0 : f32
+  scf.forall (%i) in (4) {
+    memref.store %one, %tmp[%i] : memref<4xf32>
+  }
+  scf.forall (%r, %c) = (0, 0) to (6, 8) step (2, 2) {
+    %tile = memref.subview %out[%r, %c] [2, 2] [1, 1]
+        : memref<6x8xf32> to memref<2x2xf32, strided<[8, 1], offset: ?>>
+    linalg.fill ins(%one : f32) outs(%tile : memref<2x2xf32, strided<[8, 1], offset: ?>>)
+  }
+  memref.dealloc %tmp : memref<4xf32>
+  return
+}
+
+// -----
+
+// A dynamic iteration count: the loop bound is computed, and no
+// posenc.workgroup_units is recorded.
+// CHECK-LABEL: func.func @dynamic
+// CHECK-NOT: posenc.workgroup_units
+// CHECK: %[[N:.+]] = memref.dim
+// CHECK: %[[UNITS:.+]] = arith.maxsi %[[N]], %{{.+}} : index
+// CHECK: scf.for %[[U:.+]] = %{{.+}} to %[[UNITS]] step
+// CHECK:   affine.delinearize_index %[[U]] into (%[[UNITS]]) : index
+func.func @dynamic(%out: memref<?xf32>, %id: index {posenc.workgroup_id},
+                   %count: index {posenc.workgroup_count}) {
+  %c0 = arith.constant 0 : index
+  %n = memref.dim %out, %c0 : memref<?xf32>
+  %one = arith.constant 1.0 : f32
+  scf.forall (%i) in (%n) {
+    memref.store %one, %out[%i] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// Functions without the markers are left alone.
+// CHECK-LABEL: func.func @unmarked
+// CHECK: scf.forall
+func.func @unmarked(%out: memref<4xf32>) {
+  %one = arith.constant 1.0 : f32
+  scf.forall (%i) in (4) {
+    memref.store %one, %out[%i] : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+// expected-error @below {{needs an index argument marked `posenc.workgroup_id` and one marked `posenc.workgroup_count`}}
+func.func @no_count(%out: memref<4xf32>, %id: index {posenc.workgroup_id}) {
+  return
+}
+
+// -----
+
+// expected-error @below {{needs exactly one top-level scf.forall that writes the kernel's arguments, found 0}}
+func.func @no_forall(%out: memref<4xf32>, %id: index {posenc.workgroup_id},
+                     %count: index {posenc.workgroup_count}) {
+  return
+}
+
+// -----
+
+// Two foralls writing the output: the second would read the first's
+// results across workgroups.
+// expected-error @below {{needs exactly one top-level scf.forall that writes the kernel's arguments, found 2}}
+func.func @two_shared(%out: memref<4xf32>, %id: index {posenc.workgroup_id},
+                      %count: index {posenc.workgroup_count}) {
+  %one = arith.constant 1.0 : f32
+  // expected-note @below {{this one}}
+  scf.forall (%i) in (4) {
+    memref.store %one, %out[%i] : memref<4xf32>
+  }
+  // expected-note @below {{this one}}
+  scf.forall (%i) in (4) {
+    memref.store %one, %out[%i] : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
+// A combine after the parallel loop (a decode split) writes the output in
+// every workgroup.
+func.func @write_after(%out: memref<4xf32>, %id: index {posenc.workgroup_id},
+                       %count: index {posenc.workgroup_count}) {
+  %one = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  scf.forall (%i) in (4) {
+    memref.store %one, %out[%i] : memref<4xf32>
+  }
+  // expected-error @below {{writes the kernel's arguments (or memory it does not allocate) outside the scf.forall that becomes the workgroups}}
+  memref.store %one, %out[%c0] : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @nested(%out: memref<4xf32>, %id: index {posenc.workgroup_id},
+                  %count: index {posenc.workgroup_count}) {
+  %one = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  scf.for %t = %c0 to %c2 step %c1 {
+    // expected-error @below {{must be in the kernel's entry block to run as workgroups}}
+    scf.forall (%i) in (4) {
+      memref.store %one, %out[%i] : memref<4xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @tensors(%out: tensor<4xf32>, %id: index {posenc.workgroup_id},
+                   %count: index {posenc.workgroup_count}) -> tensor<4xf32> {
+  // expected-error @below {{on tensors: posenc-forall-to-workgroups runs after bufferization}}
+  %r = scf.forall (%i) in (4) shared_outs(%o = %out) -> tensor<4xf32> {
+    %s = tensor.extract_slice %o[%i] [1] [1] : tensor<4xf32> to tensor<1xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %s into %o[%i] [1] [1] : tensor<1xf32> into tensor<4xf32>
+    }
+  }
+  return %r : tensor<4xf32>
+}
