@@ -45,9 +45,16 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TARGET_TRIPLE = "x86_64-unknown-unknown-eabi-elf"
+# Every workgroup computes what the kernel computes outside its parallel
+# loop (the keys' cos/sin rows): few workgroups, each running many
+# iterations (IREE schedules them over its workers).
+DEFAULT_WORKGROUPS = 8
 
 ATTENTION = re.compile(
     r'^(\s*)(%[\w.$-]+) = "posenc\.attention"\((.*?)\) (<\{.*\}>) : '
+    r'\((.*)\) -> (tensor<[^>]*>)(.*)$')
+CALL = re.compile(
+    r'^(\s*)(%[\w.$-]+) = "func\.call"\((.*?)\) <\{callee = @(\w+)\}> : '
     r'\((.*)\) -> (tensor<[^>]*>)(.*)$')
 TENSOR = re.compile(r"^tensor<((?:\d+x)+)([a-z0-9]+)>$")
 
@@ -133,7 +140,7 @@ def host_pipeline(posenc_run):
     line = next(l for l in out.splitlines() if l.startswith("pipeline: "))
     pipeline = line[len("pipeline: "):].strip()
     pipeline = re.sub(r"openmp=\w+", "openmp=false", pipeline)
-    return pipeline[:-1] + " workgroups=true}"
+    return re.sub(r"workgroups=\w+", "workgroups=true", pipeline)
 
 
 def compile_kernel(tools, name, text, objects_dir):
@@ -244,49 +251,99 @@ def main():
     parser.add_argument("--objects-dir", required=True)
     parser.add_argument("--build", default=os.path.join(HERE, "..", "build"))
     parser.add_argument("--clang", default=None)
-    parser.add_argument("--workgroups", type=int, default=64,
-                        help="most workgroups per attention (default 64)")
+    parser.add_argument("--workgroups", type=int, default=DEFAULT_WORKGROUPS,
+                        help=f"most workgroups per attention (default {DEFAULT_WORKGROUPS})")
     parser.add_argument("--pipeline-options", default="",
                         help="extra posenc-cpu-pipeline options (e.g. attention-query-tile=32)")
     args = parser.parse_args()
+    with open(args.input) as f:
+        text = f.read()
+    try:
+        out = convert(text, args.objects_dir, build=args.build, clang=args.clang,
+                      workgroups=args.workgroups, pipeline_options=args.pipeline_options,
+                      log=sys.stderr)
+    except (RuntimeError, ValueError) as e:
+        raise SystemExit(f"error: {e}")
+    with open(args.output, "w") as f:
+        f.write(out)
 
-    tools = Tools(args.build, args.clang)
-    if args.pipeline_options:
-        tools.pipeline = tools.pipeline[:-1] + " " + args.pipeline_options + "}"
-    os.makedirs(args.objects_dir, exist_ok=True)
-    generic = run([tools.posenc_opt, args.input, "--mlir-print-op-generic",
-                   "--mlir-print-elementsattrs-with-hex-if-larger=-1"])
-    lines, executables, count = [], [], 0
+
+def convert(text, objects_dir, build=os.path.join(HERE, "..", "build"), clang=None,
+            workgroups=None, pipeline_options="", log=None):
+    """posenc IR (text) -> IREE input with posenc's kernels; the objects go
+    to `objects_dir`."""
+    tools = Tools(build, clang)
+    max_workgroups = workgroups or DEFAULT_WORKGROUPS
+    if pipeline_options:
+        tools.pipeline = tools.pipeline[:-1] + " " + pipeline_options + "}"
+    os.makedirs(objects_dir, exist_ok=True)
+    generic = run([tools.posenc_opt, "-", "--posenc-fold-frequencies",
+                   "--mlir-print-op-generic",
+                   "--mlir-print-elementsattrs-with-hex-if-larger=-1"], input=text)
+    # Each attention becomes a call of an external function; the rest of the
+    # module is lowered by posenc-to-linalg-pipeline; the calls then become
+    # dispatches.
+    lines, kernels = [], []
     for line in generic.splitlines():
         m = ATTENTION.match(line)
         if not m:
             lines.append(line)
             continue
         indent, result_name, operand_text, props, types_text, result_type, loc = m.groups()
+        name = f"posenc_attention_{len(kernels)}"
+        kernels.append((name, m.groups()))
+        lines.append(f'{indent}{result_name} = "func.call"({operand_text}) <{{callee = @{name}}}> : '
+                     f"({types_text}) -> {result_type}{loc}")
+    if not kernels:
+        raise ValueError("no posenc.attention in the module")
+    head = next(i for i, l in enumerate(lines) if l.startswith('"builtin.module"() ({'))
+    lines[head + 1:head + 1] = [
+        f'  "func.func"() <{{function_type = ({g[4]}) -> {g[5]}, sym_name = "{n}", '
+        f'sym_visibility = "private"}}> ({{\n  }}) : () -> ()' for n, g in kernels]
+    lowered = run([tools.posenc_opt, "-", "--pass-pipeline=builtin.module(posenc-to-linalg-pipeline)",
+                   "--mlir-print-op-generic", "--mlir-print-elementsattrs-with-hex-if-larger=-1"],
+                  input="\n".join(lines) + "\n")
+
+    lines, executables, calls = [], [], {n: g for n, g in kernels}
+    skip = False
+    for line in lowered.splitlines():
+        # The declarations go: `"func.func"() <{...}> ({` and `}) : () -> ()`.
+        decl = re.match(r'^\s*"func\.func"\(\) <\{.*sym_name = "(posenc_attention_\d+)"', line)
+        if decl and decl.group(1) in calls:
+            skip = line.rstrip().endswith("({")
+            continue
+        if skip:
+            skip = False
+            continue
+        m = CALL.match(line)
+        if not m or m.group(4) not in calls:
+            lines.append(line)
+            continue
+        indent, result_name, operand_text, name, types_text, result_type, loc = m.groups()
+        props = calls[name][3]
         operand_names = [o.strip() for o in operand_text.split(",") if o.strip()]
         types = split_types(types_text)
-        name = f"posenc_attention_{count}"
-        count += 1
         try:
             operands = [Operand(i, t) for i, t in enumerate(types)]
             result = Operand(len(types), result_type)
         except ValueError as e:
-            raise SystemExit(f"error: {name} ({result_name}): {e}")
+            raise ValueError(f"{name} ({result_name}): {e}")
         text = kernel_module(f"{name}_workgroup", operands, result, props, types_text)
-        obj, units, scratch = compile_kernel(tools, name, text, args.objects_dir)
-        workgroups = max(1, min(units, args.workgroups))
+        obj, units, scratch = compile_kernel(tools, name, text, objects_dir)
+        workgroups = max(1, min(units, max_workgroups))
         executables.append(executable(name, obj, operands, result, scratch * workgroups))
         lines.append(dispatch(indent, result_name, name, operand_names, operands, result,
                               scratch * workgroups, workgroups) + loc)
-        print(f"{name}: {units} iterations on {workgroups} workgroups, "
-              f"scratch {scratch} bytes each", file=sys.stderr)
-    if not count:
-        raise SystemExit("error: no posenc.attention in the module")
+        if log:
+            print(f"{name}: {units} iterations on {workgroups} workgroups, "
+                  f"scratch {scratch} bytes each", file=log)
+        del calls[name]
+    if calls:
+        raise RuntimeError(f"{', '.join(calls)}: the call was not found after lowering")
     # The executables go first in the module's body.
     head = next(i for i, l in enumerate(lines) if l.startswith('"builtin.module"() ({'))
     lines[head + 1:head + 1] = "".join(executables).splitlines()
-    with open(args.output, "w") as f:
-        f.write("\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue #12's prefill attention through IREE (llvm-cpu), four ways in one run:
+"""Issue #12's prefill attention through IREE (llvm-cpu), five ways in one run:
 
   iree-torch         IREE's own attention: a torch module (HF RoPE with the
                      llama3 frequencies, repeat_kv, scaled_dot_product_attention
@@ -15,6 +15,12 @@
                      (posenc-tile-attention, 512 x 512 tiles, online softmax,
                      RoPE per tile) with its scf.forall rewritten into scf.for
                      (posenc-forall-to-for), then iree-compile.
+  posenc-iree-kernels
+                     the same module with the attention as an IREE dispatch
+                     of posenc's own flash kernel, compiled by posenc-cpu-
+                     pipeline{workgroups} into an object that IREE links
+                     (scripts/posenc_iree_kernels.py, issue #25): IREE's
+                     workgroups run the kernel's blocks.
   posenc-run         the same module compiled and run by posenc alone
                      (posenc-run, default posenc-cpu-pipeline).
 
@@ -47,13 +53,16 @@ Last line:
          sS_fused_vs_ref[_min]=<ref time / fused time>
          sS_fused_vs_iree_torch[_min]=<iree-torch time / fused time>
          sS_posenc_run_vs_fused=<fused time / posenc-run time>
+         sS_kernels_vs_fused[_min]=<fused time / kernels time>
+         sS_kernels_vs_posenc_run=<posenc-run time / kernels time>
          numerics=ok|MISMATCH host_...
 (contender names with hyphens as underscores; ratios of medians, `_min` of
 minima; > 1 means the second-named is faster; posenc-run has no _min.)
 
 Usage: attention_prefill.py [--build build] [--seqs 512,2048] [--threads 2]
            [--reps 5] [--iree-torch-max-seq 512]
-           [--contenders iree-torch,posenc-iree-ref,posenc-iree-fused,posenc-run]
+           [--contenders iree-torch,posenc-iree-ref,posenc-iree-fused,posenc-iree-kernels,posenc-run]
+           [--kernel-workgroups N]
            [--fused-options 'attention-query-tile=256 ...' | --fused-pipeline TEXT]
            [--iree-flags '--iree-opt-level=O3 ...']
 """
@@ -79,7 +88,8 @@ import posenc_iree as pi  # noqa: E402
 import run as ba  # noqa: E402  (bench/attention: reference, module, HF RoPE)
 
 HQ, HKV, D = 32, 8, ba.D
-CONTENDERS = ["iree-torch", "posenc-iree-ref", "posenc-iree-fused", "posenc-run"]
+CONTENDERS = ["iree-torch", "posenc-iree-ref", "posenc-iree-fused", "posenc-iree-kernels",
+              "posenc-run"]
 PIPELINES = {"posenc-iree-ref": "posenc-to-linalg-pipeline{flash-attention=false}"}
 
 
@@ -124,6 +134,14 @@ def build_iree_torch(s, extra_flags):
     vmfb = ireec.compile_str(mlir, input_type="auto",
                              extra_args=pi.IREE_FLAGS + list(extra_flags))
     return pi.Module(vmfb), "main"
+
+
+def build_posenc_iree_kernels(build, s, workgroups, tmp, extra_flags):
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import posenc_iree_kernels as pk
+    host = pk.convert(ba.posenc_module(case_for(s)), os.path.join(tmp, f"kernels_{s}"),
+                      build=build, workgroups=workgroups)
+    return pi.Module(pi.compile_with_iree(host, extra_flags)), "attention"
 
 
 def build_posenc_iree(opt, s, pipeline, extra_flags):
@@ -185,6 +203,9 @@ def main():
     ap.add_argument("--fused-pipeline", default="",
                     help="the whole pass pipeline of posenc-iree-fused (overrides "
                          "--fused-options)")
+    ap.add_argument("--kernel-workgroups", type=int, default=None,
+                    help="posenc-iree-kernels: most workgroups per attention "
+                         "(scripts/posenc_iree_kernels.py's default)")
     ap.add_argument("--iree-flags", default="",
                     help="extra iree-compile flags (space-separated) for every IREE "
                          "contender, after test/lib/posenc_iree.py's IREE_FLAGS")
@@ -236,6 +257,9 @@ def main():
                     t0 = time.perf_counter()
                     if c == "iree-torch":
                         mod, fn = build_iree_torch(s, iree_flags)
+                    elif c == "posenc-iree-kernels":
+                        mod, fn = build_posenc_iree_kernels(a.build, s, a.kernel_workgroups,
+                                                            tmp, iree_flags)
                     else:
                         mod, fn = build_posenc_iree(opt, s, PIPELINES.get(c, fused_pipeline),
                                                     iree_flags)
@@ -282,7 +306,9 @@ def main():
                 fields[f"s{s}_{ba.key(c)}_gflops"] = f"{flops / t / 1e6:.2f}"
             ratios = [("fused_vs_ref", "posenc-iree-ref", "posenc-iree-fused"),
                       ("fused_vs_iree_torch", "iree-torch", "posenc-iree-fused"),
-                      ("posenc_run_vs_fused", "posenc-iree-fused", "posenc-run")]
+                      ("posenc_run_vs_fused", "posenc-iree-fused", "posenc-run"),
+                      ("kernels_vs_fused", "posenc-iree-fused", "posenc-iree-kernels"),
+                      ("kernels_vs_posenc_run", "posenc-run", "posenc-iree-kernels")]
             for name, slow, fast in ratios:
                 if slow in ms and fast in ms:
                     r = ms[slow] / ms[fast]

@@ -29,15 +29,20 @@ using namespace mlir::posenc;
 
 namespace {
 
-/// Whether `buffer` is memory the function allocates itself.
-bool isPrivate(Value buffer) {
-  return isa_and_present<memref::AllocOp, memref::AllocaOp>(
-      getRootBuffer(buffer).getDefiningOp());
+/// Whether `buffer` is the workgroup's own memory: allocated by the function,
+/// or in the scratch argument (whose slices are the workgroups' own after
+/// posenc-allocs-to-scratch).
+bool isPrivate(Value buffer, Value scratch) {
+  Value root = getRootBuffer(buffer);
+  return (scratch && root == scratch) ||
+         isa_and_present<memref::AllocOp, memref::AllocaOp>(
+             root.getDefiningOp());
 }
 
 /// The first op in `root` (itself included) that writes memory other than
-/// the function's own allocations, or may (side effects unknown).
-Operation *findSharedWrite(Operation *root, Operation *skip = nullptr) {
+/// the workgroup's own, or may (side effects unknown).
+Operation *findSharedWrite(Operation *root, Value scratch,
+                           Operation *skip = nullptr) {
   Operation *found = nullptr;
   root->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (op == skip)
@@ -59,7 +64,7 @@ Operation *findSharedWrite(Operation *root, Operation *skip = nullptr) {
       if (!isa<MemoryEffects::Write>(effect.getEffect()))
         continue;
       Value written = effect.getValue();
-      if (!written || !isPrivate(written)) {
+      if (!written || !isPrivate(written, scratch)) {
         found = op;
         return WalkResult::interrupt();
       }
@@ -129,6 +134,7 @@ struct PosEncForallToWorkgroupsPass
       return signalPassFailure();
     }
 
+    Value scratch = getMarkedArgument(func, kScratchAttr);
     // The foralls not nested in another: the one that writes arguments is
     // distributed, the others run whole in every workgroup.
     SmallVector<scf::ForallOp> shared, local;
@@ -140,7 +146,7 @@ struct PosEncForallToWorkgroupsPass
                                    "runs after bufferization");
                 return WalkResult::interrupt();
               }
-              (findSharedWrite(forall) ? shared : local).push_back(forall);
+              (findSharedWrite(forall, scratch) ? shared : local).push_back(forall);
               return WalkResult::skip();
             });
     if (onTensors.wasInterrupted())
@@ -160,7 +166,7 @@ struct PosEncForallToWorkgroupsPass
                               "workgroups");
       return signalPassFailure();
     }
-    if (Operation *race = findSharedWrite(func, distributed)) {
+    if (Operation *race = findSharedWrite(func, scratch, distributed)) {
       race->emitOpError("writes the kernel's arguments (or memory it does "
                         "not allocate) outside the scf.forall that becomes "
                         "the workgroups: every workgroup would run it");
