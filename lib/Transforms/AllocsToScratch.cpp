@@ -9,12 +9,19 @@
 
 #include "posenc/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/IR/ValueBoundsOpInterfaceImpl.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir {
@@ -60,8 +67,84 @@ Operation *findLoopCarriedUse(memref::AllocOp alloc) {
   return nullptr;
 }
 
+FailureOr<int64_t> getSizeBound(Value value);
+
+/// A constant upper bound of dimension `dim` of the buffer `memref`: through
+/// the views the flash nest takes of its tiles (upstream's memref value
+/// bounds do not model reshapes).
+FailureOr<int64_t> getDimBound(Value memref, int64_t dim) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (!type.isDynamicDim(dim))
+    return type.getDimSize(dim);
+  Operation *def = memref.getDefiningOp();
+  if (auto cast = dyn_cast_if_present<memref::CastOp>(def))
+    return getDimBound(cast.getSource(), dim);
+  if (auto subview = dyn_cast_if_present<memref::SubViewOp>(def)) {
+    llvm::SmallBitVector dropped = subview.getDroppedDims();
+    int64_t seen = -1;
+    for (auto [i, size] : llvm::enumerate(subview.getMixedSizes())) {
+      if (dropped.test(i) || ++seen != dim)
+        continue;
+      if (std::optional<int64_t> constant = getConstantIntValue(size))
+        return *constant;
+      return getSizeBound(cast<Value>(size));
+    }
+  }
+  if (auto collapse = dyn_cast_if_present<memref::CollapseShapeOp>(def)) {
+    int64_t product = 1;
+    for (int64_t source : collapse.getReassociationIndices()[dim]) {
+      FailureOr<int64_t> bound = getDimBound(collapse.getSrc(), source);
+      if (failed(bound))
+        return failure();
+      product *= *bound;
+    }
+    return product;
+  }
+  if (auto expand = dyn_cast_if_present<memref::ExpandShapeOp>(def)) {
+    OpFoldResult size = expand.getMixedOutputShape()[dim];
+    if (std::optional<int64_t> constant = getConstantIntValue(size))
+      return *constant;
+    return getSizeBound(cast<Value>(size));
+  }
+  return ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::UB,
+      ValueBoundsConstraintSet::Variable(memref, dim),
+      /*stopCondition=*/nullptr, /*closedUB=*/true);
+}
+
+/// A constant upper bound of the size `value`: through arith.minsi/minui
+/// (the flash nest clamps its partial tiles with them; upstream value bounds
+/// do not model them) and memref.dim, else value bounds.
+FailureOr<int64_t> getSizeBound(Value value) {
+  if (auto dim = value.getDefiningOp<memref::DimOp>()) {
+    if (std::optional<int64_t> index = dim.getConstantIndex())
+      return getDimBound(dim.getSource(), *index);
+  }
+  if (isa_and_present<arith::MinSIOp, arith::MinUIOp>(value.getDefiningOp())) {
+    FailureOr<int64_t> best = failure();
+    for (Value operand : value.getDefiningOp()->getOperands()) {
+      FailureOr<int64_t> bound = getSizeBound(operand);
+      if (succeeded(bound) && (failed(best) || *bound < *best))
+        best = bound;
+    }
+    return best;
+  }
+  return ValueBoundsConstraintSet::computeConstantBound(
+      presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(value),
+      /*stopCondition=*/nullptr, /*closedUB=*/true);
+}
+
 struct PosEncAllocsToScratchPass
     : posenc::impl::PosEncAllocsToScratchBase<PosEncAllocsToScratchPass> {
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // Bounds of partial tiles' sizes, for hosts that register no models.
+    affine::registerValueBoundsOpInterfaceExternalModels(registry);
+    arith::registerValueBoundsOpInterfaceExternalModels(registry);
+    memref::registerValueBoundsOpInterfaceExternalModels(registry);
+    scf::registerValueBoundsOpInterfaceExternalModels(registry);
+  }
+
   void runOnOperation() override {
     FunctionOpInterface func = getOperation();
     BlockArgument scratch = getMarkedArgument(func, kScratchAttr);
@@ -85,10 +168,24 @@ struct PosEncAllocsToScratchPass
     int64_t bytes = 0;
     WalkResult result = func.walk([&](memref::AllocOp alloc) {
       MemRefType type = alloc.getType();
-      if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-          type.getMemorySpace()) {
-        alloc.emitOpError("needs a static shape, identity layout and the "
-                          "default memory space to live in scratch memory");
+      // Dynamic sizes (partial tiles) take the slot of their largest value.
+      int64_t elements = 1;
+      auto dynamicSizes = alloc.getDynamicSizes().begin();
+      for (int64_t size : type.getShape()) {
+        if (ShapedType::isDynamic(size)) {
+          FailureOr<int64_t> bound = getSizeBound(*dynamicSizes++);
+          if (failed(bound)) {
+            alloc.emitOpError("has a size without a constant upper bound: "
+                              "its scratch slot cannot be sized");
+            return WalkResult::interrupt();
+          }
+          size = std::max<int64_t>(*bound, 0);
+        }
+        elements *= size;
+      }
+      if (!type.getLayout().isIdentity() || type.getMemorySpace()) {
+        alloc.emitOpError("needs the identity layout and the default memory "
+                          "space to live in scratch memory");
         return WalkResult::interrupt();
       }
       if (Operation *carried = findLoopCarriedUse(alloc)) {
@@ -102,7 +199,7 @@ struct PosEncAllocsToScratchPass
           std::max<int64_t>(kSlotAlignment, alloc.getAlignment().value_or(1));
       bytes = llvm::alignTo(bytes, alignment);
       slots.emplace_back(alloc, bytes);
-      bytes += type.getNumElements() *
+      bytes += elements *
                static_cast<int64_t>(
                    layout.getTypeSize(type.getElementType()).getFixedValue());
       return WalkResult::advance();
@@ -115,7 +212,8 @@ struct PosEncAllocsToScratchPass
     rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
     Location loc = func.getLoc();
     Value base = arith::MulIOp::create(
-        rewriter, loc, id, arith::ConstantIndexOp::create(rewriter, loc, bytes));
+        rewriter, loc, id,
+        arith::ConstantIndexOp::create(rewriter, loc, bytes));
     for (auto [alloc, offset] : slots) {
       rewriter.setInsertionPoint(alloc);
       Value shift = arith::AddIOp::create(
@@ -124,8 +222,8 @@ struct PosEncAllocsToScratchPass
       for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
         if (isa<memref::DeallocOp>(user))
           rewriter.eraseOp(user);
-      rewriter.replaceOpWithNewOp<memref::ViewOp>(alloc, alloc.getType(),
-                                                  scratch, shift, ValueRange());
+      rewriter.replaceOpWithNewOp<memref::ViewOp>(
+          alloc, alloc.getType(), scratch, shift, alloc.getDynamicSizes());
     }
     func->setAttr(kScratchBytesAttr, rewriter.getI64IntegerAttr(bytes));
   }

@@ -52,8 +52,7 @@ Operation *findSharedWrite(Operation *root, Value scratch,
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     if (!effects) {
       if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
-          op->hasTrait<OpTrait::IsTerminator>() ||
-          isa<FunctionOpInterface>(op))
+          op->hasTrait<OpTrait::IsTerminator>() || isa<FunctionOpInterface>(op))
         return WalkResult::advance();
       found = op;
       return WalkResult::interrupt();
@@ -99,11 +98,10 @@ int64_t distribute(RewriterBase &rewriter, scf::ForallOp forall, Value id,
   }
   auto loop = scf::ForOp::create(rewriter, loc, id, units, count);
   rewriter.setInsertionPointToStart(loop.getBody());
-  ValueRange indices =
-      affine::AffineDelinearizeIndexOp::create(rewriter, loc,
-                                               loop.getInductionVar(), basis,
-                                               /*hasOuterBound=*/true)
-          .getResults();
+  ValueRange indices = affine::AffineDelinearizeIndexOp::create(
+                           rewriter, loc, loop.getInductionVar(), basis,
+                           /*hasOuterBound=*/true)
+                           .getResults();
   SmallVector<Value> ivs;
   for (auto [index, lb, step] : llvm::zip_equal(indices, lbs, steps))
     ivs.push_back(rewriter.createOrFold<arith::AddIOp>(
@@ -118,8 +116,7 @@ int64_t distribute(RewriterBase &rewriter, scf::ForallOp forall, Value id,
 }
 
 struct PosEncForallToWorkgroupsPass
-    : posenc::impl::PosEncForallToWorkgroupsBase<
-          PosEncForallToWorkgroupsPass> {
+    : posenc::impl::PosEncForallToWorkgroupsBase<PosEncForallToWorkgroupsPass> {
   void runOnOperation() override {
     FunctionOpInterface func = getOperation();
     BlockArgument id = getMarkedArgument(func, kWorkgroupIdAttr);
@@ -128,9 +125,8 @@ struct PosEncForallToWorkgroupsPass
       return;
     if (!id || !count || !id.getType().isIndex() ||
         !count.getType().isIndex()) {
-      func.emitError() << "needs an index argument marked `"
-                       << kWorkgroupIdAttr << "` and one marked `"
-                       << kWorkgroupCountAttr << "`";
+      func.emitError() << "needs an index argument marked `" << kWorkgroupIdAttr
+                       << "` and one marked `" << kWorkgroupCountAttr << "`";
       return signalPassFailure();
     }
 
@@ -138,17 +134,16 @@ struct PosEncForallToWorkgroupsPass
     // The foralls not nested in another: the one that writes arguments is
     // distributed, the others run whole in every workgroup.
     SmallVector<scf::ForallOp> shared, local;
-    WalkResult onTensors =
-        func.getFunctionBody().walk<WalkOrder::PreOrder>(
-            [&](scf::ForallOp forall) {
-              if (!forall.getOutputs().empty()) {
-                forall.emitOpError("on tensors: posenc-forall-to-workgroups "
-                                   "runs after bufferization");
-                return WalkResult::interrupt();
-              }
-              (findSharedWrite(forall, scratch) ? shared : local).push_back(forall);
-              return WalkResult::skip();
-            });
+    WalkResult onTensors = func.getFunctionBody().walk<WalkOrder::PreOrder>(
+        [&](scf::ForallOp forall) {
+          if (!forall.getOutputs().empty()) {
+            forall.emitOpError("on tensors: posenc-forall-to-workgroups "
+                               "runs after bufferization");
+            return WalkResult::interrupt();
+          }
+          (findSharedWrite(forall, scratch) ? shared : local).push_back(forall);
+          return WalkResult::skip();
+        });
     if (onTensors.wasInterrupted())
       return signalPassFailure();
     if (shared.size() != 1) {

@@ -28,8 +28,8 @@ Value mlir::posenc::getRootBuffer(Value value) {
       continue;
     }
     auto arg = dyn_cast<BlockArgument>(value);
-    if (auto loop =
-            arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()) : nullptr) {
+    if (auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
+                        : nullptr) {
       if (OpOperand *init = loop.getTiedLoopInit(arg)) {
         value = init->get();
         continue;

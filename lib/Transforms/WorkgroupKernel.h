@@ -1,4 +1,5 @@
-//===- WorkgroupKernel.h - kernels a host dispatches over workgroups -*- C++ -*-===//
+//===- WorkgroupKernel.h - kernels a host dispatches over workgroups -*- C++
+//-*-===//
 //
 // What posenc-forall-to-workgroups and posenc-allocs-to-scratch share: the
 // argument markers and where a buffer comes from.

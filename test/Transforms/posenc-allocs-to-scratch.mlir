@@ -60,9 +60,40 @@ func.func @no_id(%scratch: memref<?xi8> {posenc.scratch}) {
 
 // -----
 
-func.func @dynamic(%scratch: memref<?xi8> {posenc.scratch}, %id: index {posenc.workgroup_id}, %n: index) {
-  // expected-error @below {{needs a static shape, identity layout and the default memory space to live in scratch memory}}
+// Partial tiles: a slot holds its largest size (4 x 16 f32 = 256 bytes and
+// 4 x 8 f32 = 128 bytes), the view keeps the dynamic size.
+// CHECK-LABEL: func.func @partial_tile
+// CHECK-SAME: attributes {posenc.scratch_bytes = 384 : i64}
+// CHECK: %[[N:.+]] = affine.min
+// CHECK: memref.view %{{.+}}[%{{.+}}][%[[N]]] : memref<?xi8> to memref<4x?xf32>
+// The flash nest's clamp, arith.minsi (the larger bound does not count).
+// CHECK: arith.minsi
+// CHECK: %[[M:.+]] = arith.minsi
+// CHECK: memref.view %{{.+}}[%{{.+}}][%[[M]]] : memref<?xi8> to memref<4x?xf32>
+func.func @partial_tile(%scratch: memref<?xi8> {posenc.scratch}, %id: index {posenc.workgroup_id}, %j: index, %n: index) {
+  %m = affine.min affine_map<(d0)[s0] -> (16, s0 - d0)>(%j)[%n]
+  %a = memref.alloc(%m) : memref<4x?xf32>
+  %c8 = arith.constant 8 : index
+  %c99 = arith.constant 99 : index
+  %r = arith.minsi %n, %c8 : index
+  %s = arith.minsi %r, %c99 : index
+  %b = memref.alloc(%s) : memref<4x?xf32>
+  return
+}
+
+// -----
+
+func.func @unbounded(%scratch: memref<?xi8> {posenc.scratch}, %id: index {posenc.workgroup_id}, %n: index) {
+  // expected-error @below {{has a size without a constant upper bound: its scratch slot cannot be sized}}
   %a = memref.alloc(%n) : memref<?xf32>
+  return
+}
+
+// -----
+
+func.func @layout(%scratch: memref<?xi8> {posenc.scratch}, %id: index {posenc.workgroup_id}) {
+  // expected-error @below {{needs the identity layout and the default memory space to live in scratch memory}}
+  %a = memref.alloc() : memref<4xf32, strided<[2]>>
   return
 }
 

@@ -241,17 +241,20 @@ def PosEncAllocsToScratch
     For freestanding kernels (IREE's embedded ELF has no heap). Applies to
     functions with a `memref<?xi8>` argument marked `posenc.scratch` and an
     `index` argument marked `posenc.workgroup_id`; others are left alone.
-    Runs on buffers, before deallocation is inserted.
+    Runs on buffers, before deallocation is inserted. Writes to the scratch
+    argument are the workgroup's own for posenc-forall-to-workgroups.
 
-    Every `memref.alloc` of static shape and identity layout becomes a
-    `memref.view` at its own 64-byte aligned offset of the workgroup's slice
-    `scratch[id * B, (id + 1) * B)`, where `B`, the sum of the slots, is
-    stored as the function's `posenc.scratch_bytes` attribute (an `i64`).
-    The host sizes the scratch buffer `B` times its workgroup count. A slot
-    is reused each time its alloc runs, which is exact when no buffer
-    outlives the loop iteration that allocated it: an alloc inside a loop
-    whose buffer (or a view of it) reaches the loop's `scf.yield` is an
-    error, as are allocs of dynamic shape; the function is then unchanged.
+    Every `memref.alloc` (identity layout) becomes a `memref.view` at its
+    own 64-byte aligned offset of the workgroup's slice `scratch[id * B,
+    (id + 1) * B)`, where `B`, the sum of the slots, is stored as the
+    function's `posenc.scratch_bytes` attribute (an `i64`). A dynamic size
+    (a partial tile) takes the slot of its constant upper bound (value
+    bounds). The host sizes the scratch buffer `B` times its workgroup
+    count. A slot is reused each time its alloc runs, which is exact when no
+    buffer outlives the loop iteration that allocated it: an alloc inside a
+    loop whose buffer (or a view of it) reaches the loop's `scf.yield` is an
+    error, as is a size without a constant bound; the function is then
+    unchanged.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

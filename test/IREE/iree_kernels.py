@@ -1,0 +1,259 @@
+"""posenc's own flash kernels inside IREE (scripts/posenc_iree_kernels.py):
+each posenc.attention becomes an IREE dispatch of the kernel that
+posenc-cpu-pipeline{workgroups} compiles, linked as an object into IREE's
+embedded ELF; the rest of the module goes through posenc-to-linalg-pipeline.
+Run by IREE's runtime (local-task) against the independent fp64 NumPy
+reference (test/lib/posenc_ref.py), on seeded random inputs.
+
+Usage: iree_kernels.py POSENC_OPT [--seed S]
+Prints one line per case and ends with "N passed, N failed".
+
+Each case also checks the module handed to IREE: no posenc op and no
+linalg attention left, one flow.dispatch per attention. Small tiles
+(attention-query-tile=16 attention-key-tile=16) make blocks, key loops,
+causal clamps and partial tiles appear at small shapes; the workgroup count
+(3) is smaller than the number of blocks, so that workgroups run several.
+
+Tolerance: f32 outputs, absolute, 4e-6 * max(1, max|reference|) (f32 dot
+products and an online softmax, as in iree_flash_attention.py); bf16 and
+f16 outputs: one final rounding, 2^-8 (bf16) or 2^-11 (f16) of
+max|reference| plus 1e-6.
+
+Refused, with the script's message (and no output): a decode step whose
+keys are split into chunks (the combine after the parallel loop would run
+in every workgroup) and dynamic shapes.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+import posenc_iree as pi  # noqa: E402
+import posenc_iree_kernels as pk  # noqa: E402
+import posenc_ref as ref  # noqa: E402
+
+RESULTS = {"passed": 0, "failed": 0}
+TILES = "attention-query-tile=16 attention-key-tile=16"
+
+
+def check(name, got, want, tol=None):
+    want = np.asarray(want, np.float64)
+    err = float(np.max(np.abs(got.astype(np.float64) - want)))
+    if tol is None:
+        tol = 4e-6 * max(1.0, float(np.max(np.abs(want))))
+    ok = got.shape == want.shape and err <= tol
+    RESULTS["passed" if ok else "failed"] += 1
+    print(f"{'PASS' if ok else 'FAIL'} {name}  (max abs err {err:.2e}, tol {tol:.1e})")
+
+
+def compile_module(ctx, name, src, attentions=1):
+    host = pk.convert(src, os.path.join(ctx.tmp, name), build=ctx.build, workgroups=3,
+                      pipeline_options=TILES)
+    if re.search(r'"posenc\.\w+"\(', host):
+        raise RuntimeError("a posenc op is left in the host module")
+    if host.count("flow.dispatch @posenc_attention_") != attentions:
+        raise RuntimeError("expected one dispatch per attention")
+    if "linalg.softmax" in host or "math.exp" in host:
+        raise RuntimeError("an attention was lowered to linalg")
+    return pi.Module(pi.compile_with_iree(host))
+
+
+def normal(rng, *shape):
+    return rng.standard_normal(shape).astype(np.float32)
+
+
+def ty(shape, elem="f32"):
+    return "tensor<" + "x".join(map(str, shape)) + f"x{elem}>"
+
+
+def gqa_odd_groups_rope_causal(ctx, rng):
+    # GQA 15/5 (groups of 3), S = 37 (partial query and key tiles), D = 24,
+    # RoPE llama3 (f64 frequencies), causal, two sequences.
+    b, hq, hkv, s, d = 2, 15, 5, 37, 24
+    q, k = ty((b, hq, s, d)), ty((b, hkv, s, d))
+    src = f"""
+func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
+  %inv, %af = posenc.rope_frequencies dim {d} base 500000.0
+      scaling(#posenc.llama3<factor = 8.0, original_max_position_embeddings = 8192>)
+      : tensor<{d // 2}xf64>, f32
+  %o = posenc.attention %q, %k, %v causal
+      rope(<layout = half_split, rotary_dim = {d}>, %inv : tensor<{d // 2}xf64>, %af)
+      : {q}, {k}, {k} -> {q}
+  return %o : {q}
+}}"""
+    qa, ka, va = normal(rng, b, hq, s, d), normal(rng, b, hkv, s, d), normal(rng, b, hkv, s, d)
+    got = compile_module(ctx, "gqa", src)("f", qa, ka, va)[0]
+    inv, af = ref.inv_freq(d, 500000.0, "llama3", factor=8.0,
+                           original_max_position_embeddings=8192)
+    check("gqa_odd_groups_rope_causal", got,
+          ref.attention(qa, ka, va, causal=True, inv_freq=inv, attention_factor=af))
+
+
+def alibi_kv_offset(ctx, rng):
+    # ALiBi, causal, 20 queries after 30 cached keys (Sq < Sk: the queries
+    # sit at positions 30..49), MHA 6/6.
+    hq, sq, sk, d = 6, 20, 50, 32
+    q, k = ty((1, hq, sq, d)), ty((1, hq, sk, d))
+    src = f"""
+func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
+  %o = posenc.attention %q, %k, %v causal alibi(<num_heads = {hq}>) : {q}, {k}, {k} -> {q}
+  return %o : {q}
+}}"""
+    qa, ka, va = normal(rng, 1, hq, sq, d), normal(rng, 1, hq, sk, d), normal(rng, 1, hq, sk, d)
+    got = compile_module(ctx, "alibi", src)("f", qa, ka, va)[0]
+    check("alibi_kv_offset", got,
+          ref.attention(qa, ka, va, causal=True, alibi_slopes=ref.alibi_slopes(hq)))
+
+
+def sinks_padding_mask(ctx, rng):
+    # gpt-oss sinks and HF's attention_mask (the second sequence left-padded
+    # by 5 keys), causal, GQA 8/2, two sequences.
+    b, hq, hkv, s, d = 2, 8, 2, 29, 16
+    q, k = ty((b, hq, s, d)), ty((b, hkv, s, d))
+    src = f"""
+func.func @f(%q: {q}, %k: {k}, %v: {k}, %s: tensor<{hq}xf32>, %m: tensor<{b}x{s}xi32>) -> {q} {{
+  %o = posenc.attention %q, %k, %v causal sinks(%s : tensor<{hq}xf32>)
+      key_mask(%m : tensor<{b}x{s}xi32>) : {q}, {k}, {k} -> {q}
+  return %o : {q}
+}}"""
+    qa, ka, va = normal(rng, b, hq, s, d), normal(rng, b, hkv, s, d), normal(rng, b, hkv, s, d)
+    sinks = (rng.standard_normal(hq) * 2).astype(np.float32)
+    mask = np.ones((b, s), np.int32)
+    mask[1, :5] = 0
+    got = compile_module(ctx, "sinks", src)("f", qa, ka, va, sinks, mask)[0]
+    check("sinks_padding_mask", got,
+          ref.attention(qa, ka, va, causal=True, sinks=sinks, key_mask=mask))
+
+
+def decode_unsplit(ctx, rng):
+    # One query over 300 keys (below the decode chunk: no combine), GQA 8/2.
+    hq, hkv, sk, d = 8, 2, 300, 64
+    q, k = ty((1, hq, 1, d)), ty((1, hkv, sk, d))
+    src = f"""
+func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
+  %o = posenc.attention %q, %k, %v causal : {q}, {k}, {k} -> {q}
+  return %o : {q}
+}}"""
+    qa, ka, va = normal(rng, 1, hq, 1, d), normal(rng, 1, hkv, sk, d), normal(rng, 1, hkv, sk, d)
+    got = compile_module(ctx, "decode", src)("f", qa, ka, va)[0]
+    check("decode_unsplit", got, ref.attention(qa, ka, va, causal=True))
+
+
+def half_precision(ctx, rng, elem):
+    # bf16 / f16 q, k, v, not causal, Sq != Sk, GQA 4/2, around a rotary
+    # that is lowered by posenc-to-linalg-pipeline (not a kernel). IREE's
+    # Python runtime passes bf16 as bits: the function bitcasts i16.
+    hq, hkv, sq, sk, d = 4, 2, 24, 40, 32
+    q, k = ty((1, hq, sq, d), elem), ty((1, hkv, sk, d), elem)
+    qi, ki = ty((1, hq, sq, d), "i16"), ty((1, hkv, sk, d), "i16")
+    src = f"""
+func.func @f(%qi: {qi}, %ki: {ki}, %vi: {ki}) -> {qi} {{
+  %q = arith.bitcast %qi : {qi} to {q}
+  %k = arith.bitcast %ki : {ki} to {k}
+  %v = arith.bitcast %vi : {ki} to {k}
+  %o = posenc.attention %q, %k, %v : {q}, {k}, {k} -> {q}
+  %oi = arith.bitcast %o : {q} to {qi}
+  return %oi : {qi}
+}}"""
+
+    def draw(*shape):  # values (as f64) and their bits (as i16)
+        x = normal(rng, *shape)
+        if elem == "bf16":
+            bits = ((x.view(np.uint32) + 0x8000) >> 16).astype(np.uint16)
+            return (bits.astype(np.uint32) << 16).view(np.float32), bits.view(np.int16)
+        h = x.astype(np.float16)
+        return h.astype(np.float32), h.view(np.int16)
+
+    (qf, qb), (kf, kb), (vf, vb) = draw(1, hq, sq, d), draw(1, hkv, sk, d), draw(1, hkv, sk, d)
+    bits = compile_module(ctx, elem, src)("f", qb, kb, vb)[0]
+    if elem == "bf16":
+        got = (bits.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+    else:
+        got = bits.view(np.float16).astype(np.float32)
+    want = ref.attention(qf, kf, vf)
+    ulp = 2.0 ** -8 if elem == "bf16" else 2.0 ** -11
+    check(f"{elem}_not_causal", got, want, tol=ulp * float(np.max(np.abs(want))) + 1e-6)
+
+
+def two_layers(ctx, rng):
+    # Two attentions and a rotary between them (lowered by posenc, not a
+    # kernel): the second layer reads the first's output.
+    hq, s, d = 4, 33, 16
+    t = ty((1, hq, s, d))
+    src = f"""
+func.func @f(%q: {t}, %k: {t}, %v: {t}) -> {t} {{
+  %inv, %af = posenc.rope_frequencies dim {d} base 10000.0 : tensor<{d // 2}xf32>, f32
+  %o1 = posenc.attention %q, %k, %v causal : {t}, {t}, {t} -> {t}
+  %r = posenc.rotary %o1 half_split dim {d} inv_freq(%inv : tensor<{d // 2}xf32>) : {t}
+  %o2 = posenc.attention %r, %k, %v : {t}, {t}, {t} -> {t}
+  return %o2 : {t}
+}}"""
+    qa, ka, va = normal(rng, 1, hq, s, d), normal(rng, 1, hq, s, d), normal(rng, 1, hq, s, d)
+    got = compile_module(ctx, "layers", src, attentions=2)("f", qa, ka, va)[0]
+    inv = ref.inv_freq(d, 10000.0)[0].astype(np.float32)
+    o1 = ref.attention(qa, ka, va, causal=True)
+    r = ref.rotary(o1.astype(np.float32), np.arange(s), inv)
+    check("two_layers", got, ref.attention(r.astype(np.float32), ka, va))
+
+
+def refused(ctx, rng):
+    # A decode step split into key chunks and a dynamic length: the script
+    # says why and writes nothing.
+    hq, hkv, sk, d = 8, 2, 2048, 64
+    q, k = ty((1, hq, 1, d)), ty((1, hkv, sk, d))
+    split = f"""
+func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
+  %o = posenc.attention %q, %k, %v causal : {q}, {k}, {k} -> {q}
+  return %o : {q}
+}}"""
+    dyn = split.replace(f"x{sk}x", "x?x")
+    for name, src, want in (("split", split, "outside the scf.forall"),
+                            ("dynamic", dyn, "only static tensors")):
+        try:
+            compile_module(ctx, f"refused_{name}", src)
+            ok, msg = False, "accepted"
+        except (RuntimeError, ValueError) as e:
+            ok, msg = want in str(e), str(e).splitlines()[-1][:160]
+        RESULTS["passed" if ok else "failed"] += 1
+        print(f"{'PASS' if ok else 'FAIL'} refused_{name}  ({msg})")
+
+
+class Context:
+    def __init__(self, build, tmp):
+        self.build, self.tmp = build, tmp
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("posenc_opt")
+    ap.add_argument("--seed", type=int, default=25)
+    a = ap.parse_args()
+    opt = shutil.which(a.posenc_opt) or a.posenc_opt
+    build = os.path.dirname(os.path.dirname(os.path.abspath(opt)))
+    import tempfile
+    rng = np.random.default_rng(a.seed)
+    cases = [gqa_odd_groups_rope_causal, alibi_kv_offset, sinks_padding_mask, decode_unsplit,
+             lambda c, r: half_precision(c, r, "bf16"), lambda c, r: half_precision(c, r, "f16"),
+             two_layers, refused]
+    with tempfile.TemporaryDirectory() as tmp:
+        ctx = Context(build, tmp)
+        for case in cases:
+            try:
+                case(ctx, rng)
+            except Exception as e:  # noqa: BLE001 (report and go on)
+                RESULTS["failed"] += 1
+                print(f"FAIL {getattr(case, '__name__', 'case')}: {type(e).__name__}: "
+                      f"{str(e)[-800:]}")
+    print(f"{RESULTS['passed']} passed, {RESULTS['failed']} failed")
+    return 1 if RESULTS["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
