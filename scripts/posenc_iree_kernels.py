@@ -62,7 +62,7 @@ TENSOR = re.compile(r"^tensor<((?:\d+x)+)([a-z0-9]+)>$")
 def run(cmd, **kwargs):
     out = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
     if out.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd[:2])} failed:\n{out.stderr[-4000:]}")
+        raise RuntimeError(f"{' '.join(cmd[:2])} failed:\n{out.stderr[:3000]}")
     return out.stdout
 
 

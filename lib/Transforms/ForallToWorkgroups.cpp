@@ -115,6 +115,29 @@ int64_t distribute(RewriterBase &rewriter, scf::ForallOp forall, Value id,
   return staticUnits ? *staticUnits : 0;
 }
 
+/// Moves the body of `func` (but its terminator, which must return nothing)
+/// under `scf.if id == 0`.
+LogicalResult runOnFirstWorkgroup(RewriterBase &rewriter,
+                                  FunctionOpInterface func, Value id) {
+  Block &body = func.getFunctionBody().front();
+  Operation *terminator = body.getTerminator();
+  if (terminator->getNumOperands() != 0)
+    return func.emitError("returns values: a kernel without a parallel loop "
+                          "can run as workgroup 0 only if it returns nothing");
+  rewriter.setInsertionPointToStart(&body);
+  Location loc = func.getLoc();
+  Value first =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, id,
+                            arith::ConstantIndexOp::create(rewriter, loc, 0));
+  auto onFirst =
+      scf::IfOp::create(rewriter, loc, first, /*withElseRegion=*/false);
+  Block *then = onFirst.thenBlock();
+  for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
+           std::next(onFirst->getIterator()), terminator->getIterator())))
+    rewriter.moveOpBefore(&op, then->getTerminator());
+  return success();
+}
+
 struct PosEncForallToWorkgroupsPass
     : posenc::impl::PosEncForallToWorkgroupsBase<PosEncForallToWorkgroupsPass> {
   void runOnOperation() override {
@@ -146,6 +169,20 @@ struct PosEncForallToWorkgroupsPass
         });
     if (onTensors.wasInterrupted())
       return signalPassFailure();
+    IRRewriter rewriter(&getContext());
+    if (shared.empty() && findSharedWrite(func, scratch)) {
+      // A kernel too small for a parallel loop is one iteration: workgroup
+      // 0 runs it.
+      if (failed(runOnFirstWorkgroup(rewriter, func, id)))
+        return signalPassFailure();
+      for (scf::ForallOp forall : local) {
+        rewriter.setInsertionPoint(forall);
+        if (failed(scf::forallToForLoop(rewriter, forall)))
+          return signalPassFailure();
+      }
+      func->setAttr(kWorkgroupUnitsAttr, rewriter.getI64IntegerAttr(1));
+      return;
+    }
     if (shared.size() != 1) {
       InFlightDiagnostic diag = func.emitError()
                                 << "needs exactly one top-level scf.forall "
@@ -168,7 +205,6 @@ struct PosEncForallToWorkgroupsPass
       return signalPassFailure();
     }
 
-    IRRewriter rewriter(&getContext());
     for (scf::ForallOp forall : local) {
       rewriter.setInsertionPoint(forall);
       if (failed(scf::forallToForLoop(rewriter, forall)))

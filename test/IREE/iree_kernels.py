@@ -19,6 +19,10 @@ products and an online softmax, as in iree_flash_attention.py); bf16 and
 f16 outputs: one final rounding, 2^-8 (bf16) or 2^-11 (f16) of
 max|reference| plus 1e-6.
 
+Then 10 seeded random cases: batch, heads, groups, lengths (Sq <= Sk), head
+dim, causal, ALiBi, sinks, a padding mask, tiles and workgroup counts
+drawn.
+
 Refused, with the script's message (and no output): a decode step whose
 keys are split into chunks (the combine after the parallel loop would run
 in every workgroup) and dynamic shapes.
@@ -225,6 +229,54 @@ func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
         print(f"{'PASS' if ok else 'FAIL'} refused_{name}  ({msg})")
 
 
+def random_cases(ctx, rng, count=10):
+    # Seeded random shapes, options, tiles and workgroup counts (1 to 5,
+    # fewer or more than the blocks), each against the reference.
+    for i in range(count):
+        b, hkv, g = int(rng.integers(1, 3)), int(rng.integers(1, 4)), int(rng.integers(1, 5))
+        hq, d = hkv * g, int(rng.choice([8, 16, 24, 40]))
+        sq = int(rng.integers(1, 41))
+        sk = sq + int(rng.integers(0, 25))
+        causal, alibi = bool(rng.integers(0, 2)), bool(rng.integers(0, 2))
+        sinks, masked = bool(rng.integers(0, 2)), bool(rng.integers(0, 2))
+        tq, tk = int(rng.choice([8, 16, 32])), int(rng.choice([8, 16, 32]))
+        workgroups = int(rng.integers(1, 6))
+        q, k = ty((b, hq, sq, d)), ty((b, hkv, sk, d))
+        args, clauses, extra = [f"%q: {q}", f"%k: {k}", f"%v: {k}"], [], []
+        if causal:
+            clauses.append("causal")
+        if alibi:
+            clauses.append(f"alibi(<num_heads = {hq}>)")
+        if sinks:
+            args.append(f"%s: tensor<{hq}xf32>")
+            clauses.append(f"sinks(%s : tensor<{hq}xf32>)")
+            extra.append((rng.standard_normal(hq) * 2).astype(np.float32))
+        if masked:
+            args.append(f"%m: tensor<{b}x{sk}xi8>")
+            clauses.append(f"key_mask(%m : tensor<{b}x{sk}xi8>)")
+            extra.append((rng.random((b, sk)) > 0.3).astype(np.int8))
+        src = f"""
+func.func @f({", ".join(args)}) -> {q} {{
+  %o = posenc.attention %q, %k, %v {" ".join(clauses)} : {q}, {k}, {k} -> {q}
+  return %o : {q}
+}}"""
+        host = pk.convert(src, os.path.join(ctx.tmp, f"random{i}"), build=ctx.build,
+                          workgroups=workgroups,
+                          pipeline_options=f"attention-query-tile={tq} attention-key-tile={tk}")
+        qa, ka, va = normal(rng, b, hq, sq, d), normal(rng, b, hkv, sk, d), normal(rng, b, hkv, sk, d)
+        got = pi.Module(pi.compile_with_iree(host))("f", qa, ka, va, *extra)[0]
+        kw = dict(causal=causal)
+        if alibi:
+            kw["alibi_slopes"] = ref.alibi_slopes(hq)
+        if sinks:
+            kw["sinks"] = extra[0]
+        if masked:
+            kw["key_mask"] = extra[-1]
+        check(f"random{i} B={b} Hq={hq} Hkv={hkv} Sq={sq} Sk={sk} D={d} causal={causal} "
+              f"alibi={alibi} sinks={sinks} mask={masked} tiles={tq}x{tk} wg={workgroups}",
+              got, ref.attention(qa, ka, va, **kw))
+
+
 class Context:
     def __init__(self, build, tmp):
         self.build, self.tmp = build, tmp
@@ -241,7 +293,7 @@ def main():
     rng = np.random.default_rng(a.seed)
     cases = [gqa_odd_groups_rope_causal, alibi_kv_offset, sinks_padding_mask, decode_unsplit,
              lambda c, r: half_precision(c, r, "bf16"), lambda c, r: half_precision(c, r, "f16"),
-             two_layers, refused]
+             two_layers, refused, random_cases]
     with tempfile.TemporaryDirectory() as tmp:
         ctx = Context(build, tmp)
         for case in cases:
@@ -250,7 +302,7 @@ def main():
             except Exception as e:  # noqa: BLE001 (report and go on)
                 RESULTS["failed"] += 1
                 print(f"FAIL {getattr(case, '__name__', 'case')}: {type(e).__name__}: "
-                      f"{str(e)[-800:]}")
+                      f"{str(e)[:1500]}")
     print(f"{RESULTS['passed']} passed, {RESULTS['failed']} failed")
     return 1 if RESULTS["failed"] else 0
 

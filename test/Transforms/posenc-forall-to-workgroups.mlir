@@ -75,10 +75,31 @@ func.func @no_count(%out: memref<4xf32>, %id: index {posenc.workgroup_id}) {
 
 // -----
 
-// expected-error @below {{needs exactly one top-level scf.forall that writes the kernel's arguments, found 0}}
+// No parallel loop (a kernel smaller than one block): workgroup 0 runs it.
+// CHECK-LABEL: func.func @no_forall
+// CHECK-SAME: attributes {posenc.workgroup_units = 1 : i64}
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %{{.+}}, %c0
+// CHECK: scf.if %[[FIRST]] {
+// CHECK:   memref.store
+// CHECK: }
+// CHECK-NEXT: return
 func.func @no_forall(%out: memref<4xf32>, %id: index {posenc.workgroup_id},
                      %count: index {posenc.workgroup_count}) {
+  %one = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  memref.store %one, %out[%c0] : memref<4xf32>
   return
+}
+
+// -----
+
+// expected-error @below {{returns values: a kernel without a parallel loop can run as workgroup 0 only if it returns nothing}}
+func.func @no_forall_result(%out: memref<4xf32>, %id: index {posenc.workgroup_id},
+                            %count: index {posenc.workgroup_count}) -> f32 {
+  %one = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  memref.store %one, %out[%c0] : memref<4xf32>
+  return %one : f32
 }
 
 // -----

@@ -222,8 +222,14 @@ def PosEncForallToWorkgroups
     other top-level `scf.forall` writes only buffers the function allocates
     and becomes sequential loops: each workgroup runs it whole.
 
-    Fails with a diagnostic, changing nothing, when the function holds no
-    such forall or several, or when an op outside it writes an argument
+    A function that writes its arguments but has no such forall (a kernel
+    too small to tile into blocks) is one iteration: its body moves under
+    `scf.if` on workgroup id 0 (units 1). Writes to the scratch argument
+    count as the workgroup's own (posenc-allocs-to-scratch gives each
+    workgroup its slice).
+
+    Fails with a diagnostic, changing nothing, when the function holds
+    several such foralls, or when an op outside it writes an argument
     (every workgroup would run it: a race).
   }];
   let dependentDialects = [

@@ -12,7 +12,7 @@
 // RUN: posenc-run %s --iterations=1 --pipeline="$(cat %t)" | FileCheck %s --check-prefix=RUN-IT
 // RUN: posenc-run %s --print-pipeline --pipeline=canonicalize | FileCheck %s --check-prefix=GIVEN
 
-// DEFAULT: {{^}}posenc-cpu-pipeline{approximate-exp=true approximate-trig=true attention-bf16-dot-products={{true|false}} attention-key-tile=64 attention-prerotate-keys=false attention-query-tile=64 attention-vector-width={{[0-9]+}} block-elements={{[0-9]+}} flash-attention=true nontemporal-min-bytes={{[0-9]+}} nontemporal-stores=true openmp=true vector-width={{[0-9]+}}}{{$}}
+// DEFAULT: {{^}}posenc-cpu-pipeline{approximate-exp=true approximate-trig=true attention-bf16-dot-products={{true|false}} attention-key-tile=64 attention-prerotate-keys=false attention-query-tile=64 attention-vector-width={{[0-9]+}} block-elements={{[0-9]+}} flash-attention=true nontemporal-min-bytes={{[0-9]+}} nontemporal-stores=true openmp=true vector-width={{[0-9]+}} workgroups=false}{{$}}
 // PRINT: host: {{.+}}, {{[0-9]+}}-bit vectors, {{[0-9]+}}-byte lines, L2 {{[0-9]+}} KiB
 // PRINT-NEXT: pipeline: posenc-cpu-pipeline{
 // RUN-IT: RESULT entry=f
