@@ -25,7 +25,11 @@
                      (posenc-run, default posenc-cpu-pipeline).
 
 Shape: batch 1, Hq=32, Hkv=8, D=128, causal, RoPE half-split with llama3
-scaling (theta 500000, factor 8), f32, for each S of --seqs. IREE's own
+scaling (theta 500000, factor 8), f32, for each S of --seqs (case a).
+`--cases` adds bench/attention's case b (ALiBi, 32 heads, each S of
+--seqs) and c (decode: one query over each Sk of --decode-sks, keys as a
+cache of rotated keys); iree-torch runs case a only. RESULT keys of case a
+start with sS_, of b with b_sS_, of c with c_skSK_. IREE's own
 attention ran at 0.16 GFLOP/s here (IREE 3.13: S=512 took 9-13 s per call;
 at S=2048 one call did not finish in 5 minutes on a loaded machine), so it
 is timed only at S <= --iree-torch-max-seq (default 512); the other three
@@ -60,6 +64,7 @@ Last line:
 minima; > 1 means the second-named is faster; posenc-run has no _min.)
 
 Usage: attention_prefill.py [--build build] [--seqs 512,2048] [--threads 2]
+           [--cases a,b,c] [--decode-sks 32768]
            [--reps 5] [--iree-torch-max-seq 512]
            [--contenders iree-torch,posenc-iree-ref,posenc-iree-fused,posenc-iree-kernels,posenc-run]
            [--kernel-workgroups N]
@@ -93,8 +98,19 @@ CONTENDERS = ["iree-torch", "posenc-iree-ref", "posenc-iree-fused", "posenc-iree
 PIPELINES = {"posenc-iree-ref": "posenc-to-linalg-pipeline{flash-attention=false}"}
 
 
-def case_for(s):
+def case_for(s, name="a"):
+    """bench/attention's cases: a (prefill, RoPE, GQA 32/8), b (prefill,
+    ALiBi, 32 heads) at S = s, c (decode of one query over s keys)."""
+    if name == "b":
+        return dict(name="b", kind="prefill", pe="alibi", Hq=HQ, Hkv=HQ, Sq=s, Sk=s,
+                    prefix=f"b_s{s}_", title=f"prefill, ALiBi, H={HQ} S={s} D={D}, causal")
+    if name == "c":
+        return dict(name="c", kind="decode", pe="rope", Hq=HQ, Hkv=HKV, Sq=1, Sk=s,
+                    prefix=f"c_sk{s}_",
+                    title=f"decode, RoPE llama3 x8, 1 query at position {s - 1}, Sk={s}, "
+                          f"Hq={HQ} Hkv={HKV} D={D}")
     return dict(name="a", kind="prefill", pe="rope", Hq=HQ, Hkv=HKV, Sq=s, Sk=s,
+                prefix=f"s{s}_",
                 title=f"prefill, RoPE llama3 x8, Hq={HQ} Hkv={HKV} S={s} D={D}, causal")
 
 
@@ -136,16 +152,16 @@ def build_iree_torch(s, extra_flags):
     return pi.Module(vmfb), "main"
 
 
-def build_posenc_iree_kernels(build, s, workgroups, tmp, extra_flags):
+def build_posenc_iree_kernels(build, case, workgroups, tmp, extra_flags):
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     import posenc_iree_kernels as pk
-    host = pk.convert(ba.posenc_module(case_for(s)), os.path.join(tmp, f"kernels_{s}"),
+    host = pk.convert(ba.posenc_module(case), os.path.join(tmp, f"kernels_{case['prefix']}"),
                       build=build, workgroups=workgroups)
     return pi.Module(pi.compile_with_iree(host, extra_flags)), "attention"
 
 
-def build_posenc_iree(opt, s, pipeline, extra_flags):
-    linalg = pi.lower_with_posenc(opt, ba.posenc_module(case_for(s)), pipeline)
+def build_posenc_iree(opt, case, pipeline, extra_flags):
+    linalg = pi.lower_with_posenc(opt, ba.posenc_module(case), pipeline)
     return pi.Module(pi.compile_with_iree(linalg, extra_flags)), "attention"
 
 
@@ -169,15 +185,16 @@ class IreeContender:
         self.times.append((time.perf_counter() - t0) * 1e3)
 
 
-def run_posenc_run(build, s, inputs, threads, reps, tmp):
-    mlir = os.path.join(tmp, f"attention_{s}.mlir")
+def run_posenc_run(build, case, inputs, threads, reps, tmp):
+    tag = case["prefix"]
+    mlir = os.path.join(tmp, f"attention_{tag}.mlir")
     with open(mlir, "w") as f:
-        f.write(ba.posenc_module(case_for(s)))
+        f.write(ba.posenc_module(case))
     names = []
     for i, x in enumerate(inputs):
-        names.append(os.path.join(tmp, f"in{s}_{i}.npy"))
+        names.append(os.path.join(tmp, f"in{tag}{i}.npy"))
         np.save(names[-1], x)
-    outdir = os.path.join(tmp, f"out_{s}")
+    outdir = os.path.join(tmp, f"out_{tag}")
     cmd = [os.path.join(build, "bin", "posenc-run"), mlir, f"--inputs={','.join(names)}",
            f"--threads={threads}", f"--iterations={reps}", "--warmup=1",
            f"--outputs-dir={outdir}"]
@@ -194,6 +211,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--seqs", default="512,2048")
+    ap.add_argument("--cases", default="a",
+                    help="a (prefill, RoPE), b (prefill, ALiBi) at each --seqs; "
+                         "c (decode) at each --decode-sks")
+    ap.add_argument("--decode-sks", default="32768")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--iree-torch-max-seq", type=int, default=512)
@@ -215,7 +236,12 @@ def main():
     for c in contenders:
         if c not in CONTENDERS:
             ap.error(f"unknown contender {c}")
-    seqs = [int(x) for x in a.seqs.split(",")]
+    cases = []
+    for name in a.cases.split(","):
+        if name not in ("a", "b", "c"):
+            ap.error(f"unknown case {name}")
+        sizes = a.decode_sks if name == "c" else a.seqs
+        cases += [case_for(int(x), name) for x in sizes.split(",")]
     opt = os.path.join(a.build, "bin", "posenc-opt")
     import iree.runtime as rt
     rt.flags.parse_flags(f"--task_topology_group_count={a.threads}")
@@ -235,11 +261,13 @@ def main():
 
     fields, failed = {}, []
     with tempfile.TemporaryDirectory() as tmp:
-        for s in seqs:
-            case = case_for(s)
+        for case in cases:
+            s, p = case["Sk"], case["prefix"]
             print(f"\n{case['title']}")
             q, k, v = ba.make_inputs(case)
             want = ba.reference(case, q, k, v)
+            # posenc's inputs: a decode step reads a cache of rotated keys.
+            q, k, v = ba.posenc_inputs(case, q, k, v)
             tol = ba.tolerance(case)
             flops = ba.flops(case)
             iree, notes, outs, ms, best = {}, {}, {}, {}, {}
@@ -250,6 +278,8 @@ def main():
             for c in contenders:
                 if c == "posenc-run":
                     continue
+                if c == "iree-torch" and case["name"] != "a":
+                    continue
                 if c == "iree-torch" and s > a.iree_torch_max_seq:
                     print(f"  {c:18s} skipped (S > --iree-torch-max-seq {a.iree_torch_max_seq})")
                     continue
@@ -258,17 +288,17 @@ def main():
                     if c == "iree-torch":
                         mod, fn = build_iree_torch(s, iree_flags)
                     elif c == "posenc-iree-kernels":
-                        mod, fn = build_posenc_iree_kernels(a.build, s, a.kernel_workgroups,
+                        mod, fn = build_posenc_iree_kernels(a.build, case, a.kernel_workgroups,
                                                             tmp, iree_flags)
                     else:
-                        mod, fn = build_posenc_iree(opt, s, PIPELINES.get(c, fused_pipeline),
+                        mod, fn = build_posenc_iree(opt, case, PIPELINES.get(c, fused_pipeline),
                                                     iree_flags)
                     notes[c] = f"export+compile {time.perf_counter() - t0:.1f} s"
                     iree[c] = IreeContender(mod, fn, (q, k, v))
                     outs[c] = iree[c].call()
                 except Exception as e:  # noqa: BLE001 (a contender failing is a result)
                     print(f"  {c:18s} FAILED ({type(e).__name__}: {str(e)[-600:]})")
-                    failed.append(f"s{s}_{c}")
+                    failed.append(f"{p}{c}")
                     iree.pop(c, None)
             names = list(iree)
             for r in range(a.reps):
@@ -280,12 +310,12 @@ def main():
             if "posenc-run" in contenders:
                 try:
                     ms["posenc-run"], outs["posenc-run"], total = run_posenc_run(
-                        a.build, s, (q, k, v), a.threads, a.reps, tmp)
+                        a.build, case, (q, k, v), a.threads, a.reps, tmp)
                     best["posenc-run"] = None
                     notes["posenc-run"] = f"posenc-run total {total:.1f} s, its own median"
                 except Exception as e:  # noqa: BLE001
                     print(f"  {'posenc-run':18s} FAILED ({type(e).__name__}: {str(e)[-600:]})")
-                    failed.append(f"s{s}_posenc-run")
+                    failed.append(f"{p}posenc-run")
             for c in contenders:
                 if c not in ms:
                     continue
@@ -297,13 +327,13 @@ def main():
                       f"err/max|ref| {err:.1e} (tol {tol:.1e}) {'ok' if ok else 'MISMATCH'}  "
                       f"({notes[c]})")
                 if not ok:
-                    failed.append(f"s{s}_{c}")
+                    failed.append(f"{p}{c}")
                     del ms[c]
                     continue
-                fields[f"s{s}_{ba.key(c)}_ms"] = f"{t:.1f}"
+                fields[f"{p}{ba.key(c)}_ms"] = f"{t:.1f}"
                 if best[c] is not None:
-                    fields[f"s{s}_{ba.key(c)}_min_ms"] = f"{best[c]:.1f}"
-                fields[f"s{s}_{ba.key(c)}_gflops"] = f"{flops / t / 1e6:.2f}"
+                    fields[f"{p}{ba.key(c)}_min_ms"] = f"{best[c]:.1f}"
+                fields[f"{p}{ba.key(c)}_gflops"] = f"{flops / t / 1e6:.2f}"
             ratios = [("fused_vs_ref", "posenc-iree-ref", "posenc-iree-fused"),
                       ("fused_vs_iree_torch", "iree-torch", "posenc-iree-fused"),
                       ("posenc_run_vs_fused", "posenc-iree-fused", "posenc-run"),
@@ -312,11 +342,11 @@ def main():
             for name, slow, fast in ratios:
                 if slow in ms and fast in ms:
                     r = ms[slow] / ms[fast]
-                    fields[f"s{s}_{name}"] = f"{r:.2f}"
+                    fields[f"{p}{name}"] = f"{r:.2f}"
                     line = f"  {slow} / {fast}: {r:.2f}x (medians)"
                     if best.get(slow) and best.get(fast):
                         rmin = best[slow] / best[fast]
-                        fields[f"s{s}_{name}_min"] = f"{rmin:.2f}"
+                        fields[f"{p}{name}_min"] = f"{rmin:.2f}"
                         line += f", {rmin:.2f}x (minima)"
                     print(line)
     try:

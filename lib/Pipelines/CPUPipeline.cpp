@@ -24,6 +24,9 @@
 using namespace mlir;
 using namespace mlir::posenc;
 
+/// A decode chunk longer than any key sequence.
+static constexpr int64_t kUnsplitDecodeChunk = int64_t(1) << 40;
+
 /// Tiles and vectorizes on tensors; the approximation marks what the
 /// lowering reduced to [-pi, pi].
 static void addTensorCodegen(OpPassManager &pm,
@@ -123,8 +126,13 @@ void mlir::posenc::buildCPUPipeline(OpPassManager &pm,
   // posenc -> linalg on tensors as posenc-to-linalg-pipeline by default,
   // every attention fused (no min-scores), its blocks on OpenMP threads.
   LinalgLoweringSteps lowering;
-  if (options.flashAttention)
+  if (options.flashAttention) {
     lowering.attention = options.getTileAttentionOptions();
+    // Workgroups have no combine dispatch after the parallel loop: decode
+    // keys are not split (each batch x kv head is one iteration).
+    if (options.workgroups)
+      lowering.attention->decodeChunk = kUnsplitDecodeChunk;
+  }
   addPosEncToLinalgSteps(pm.nest(func::FuncOp::getOperationName()), lowering);
   addTensorCodegen(pm, options);
   addBufferization(pm, options);

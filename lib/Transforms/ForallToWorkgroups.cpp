@@ -98,10 +98,17 @@ int64_t distribute(RewriterBase &rewriter, scf::ForallOp forall, Value id,
   }
   auto loop = scf::ForOp::create(rewriter, loc, id, units, count);
   rewriter.setInsertionPointToStart(loop.getBody());
-  ValueRange indices = affine::AffineDelinearizeIndexOp::create(
-                           rewriter, loc, loop.getInductionVar(), basis,
-                           /*hasOuterBound=*/true)
-                           .getResults();
+  // The forall's first dimension varies fastest: consecutive iterations
+  // (those the workgroups run side by side) share the last one, so each
+  // workgroup's stride sweeps it. Hosts hand workgroups to their threads in
+  // ranges; with the flash nest's (batch, kv head, query block), each range
+  // then gets early and late (causal: light and heavy) query blocks alike.
+  std::reverse(basis.begin(), basis.end());
+  SmallVector<Value> indices(affine::AffineDelinearizeIndexOp::create(
+                                 rewriter, loc, loop.getInductionVar(), basis,
+                                 /*hasOuterBound=*/true)
+                                 .getResults());
+  std::reverse(indices.begin(), indices.end());
   SmallVector<Value> ivs;
   for (auto [index, lb, step] : llvm::zip_equal(indices, lbs, steps))
     ivs.push_back(rewriter.createOrFold<arith::AddIOp>(

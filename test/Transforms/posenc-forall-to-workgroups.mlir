@@ -2,7 +2,8 @@
 // RUN:   --pass-pipeline="builtin.module(func.func(posenc-forall-to-workgroups))" | FileCheck %s
 
 // The forall that writes the output becomes a loop over its 3 x 4
-// iterations from the workgroup id in steps of the workgroup count; the
+// iterations (the first dimension fastest) from the workgroup id in steps
+// of the workgroup count; the
 // forall that fills a private buffer runs whole in every workgroup.
 // CHECK-LABEL: func.func @kernel
 // CHECK-SAME: (%[[OUT:.+]]: memref<6x8xf32>, %[[ID:.+]]: index {posenc.workgroup_id}, %[[COUNT:.+]]: index {posenc.workgroup_count})
@@ -12,9 +13,9 @@
 // CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK:   memref.store %{{.+}}, %[[TMP]][%[[I]]]
 // CHECK: scf.for %[[U:.+]] = %[[ID]] to %[[C12:.+]] step %[[COUNT]] {
-// CHECK:   %[[IJ:.+]]:2 = affine.delinearize_index %[[U]] into (3, 4) : index, index
-// CHECK:   %[[ROW:.+]] = arith.muli %[[IJ]]#0, %[[C2:.+]] : index
-// CHECK:   %[[COL:.+]] = arith.muli %[[IJ]]#1, %{{.+}} : index
+// CHECK:   %[[JI:.+]]:2 = affine.delinearize_index %[[U]] into (4, 3) : index, index
+// CHECK:   %[[ROW:.+]] = arith.muli %[[JI]]#1, %[[C2:.+]] : index
+// CHECK:   %[[COL:.+]] = arith.muli %[[JI]]#0, %{{.+}} : index
 // CHECK:   memref.subview %[[OUT]][%[[ROW]], %[[COL]]] [2, 2] [1, 1]
 func.func @kernel(%out: memref<6x8xf32>, %id: index {posenc.workgroup_id},
                   %count: index {posenc.workgroup_count}) {

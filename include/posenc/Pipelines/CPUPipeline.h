@@ -55,7 +55,8 @@ struct CPUPipelineOptions
                      "posenc.scratch run their parallel loop's iterations "
                      "as workgroups and keep their buffers in scratch "
                      "memory (posenc-forall-to-workgroups, "
-                     "posenc-allocs-to-scratch); no OpenMP"),
+                     "posenc-allocs-to-scratch); no OpenMP, and decode "
+                     "keys are not split into chunks"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> approximateTrig{
       *this, "approximate-trig",

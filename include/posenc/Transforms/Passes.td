@@ -214,10 +214,12 @@ def PosEncForallToWorkgroups
     bufferization).
 
     The function's one top-level `scf.forall` that writes the function's
-    arguments becomes a loop over its iterations (linearized, outermost
-    first) from the workgroup id to the iteration count in steps of the
-    workgroup count, so that every host workgroup count of 1 or more runs
-    each iteration once. The iteration count is stored as the function's
+    arguments becomes a loop over its iterations (linearized with the first
+    dimension fastest) from the workgroup id to the iteration count in steps
+    of the workgroup count, so that every host workgroup count of 1 or more
+    runs each iteration once. The order makes each workgroup sweep the last
+    dimension (the flash nest's query blocks: causal blocks grow with it),
+    whichever workgroups a host thread gets. The iteration count is stored as the function's
     `posenc.workgroup_units` attribute (an `i64`) when it is static. Every
     other top-level `scf.forall` writes only buffers the function allocates
     and becomes sequential loops: each workgroup runs it whole.
