@@ -34,18 +34,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 import posenc_iree as pi  # noqa: E402
 import posenc_ref as ref  # noqa: E402
 
-RESULTS = {"passed": 0, "failed": 0}
+RESULTS = pi.Results()
 FUSED = "posenc-to-linalg-pipeline{{flash-attention=true {}}}"
 
 
 def check(name, got, want, tol=None):
-    want = np.asarray(want, np.float64)
-    err = float(np.max(np.abs(got.astype(np.float64) - want)))
-    if tol is None:
-        tol = 4e-6 * max(1.0, float(np.max(np.abs(want))))
-    ok = got.shape == want.shape and err <= tol
-    RESULTS["passed" if ok else "failed"] += 1
-    print(f"{'PASS' if ok else 'FAIL'} {name}  (max abs err {err:.2e}, tol {tol:.1e})")
+    RESULTS.check(name, got, want, tol)
 
 
 def lower(opt, src, options, sq, sk, fused=True):
@@ -252,10 +246,8 @@ def main():
         try:
             case(args.posenc_opt, rng)
         except Exception as e:  # a compile or run failure is a failed case
-            RESULTS["failed"] += 1
-            print(f"FAIL {case.__name__}  ({type(e).__name__}: {str(e)[-2000:]})")
-    print(f"{RESULTS['passed']} passed, {RESULTS['failed']} failed")
-    return 0 if RESULTS["failed"] == 0 else 1
+            RESULTS.record(False, f"{case.__name__}  ({type(e).__name__}: {str(e)[-2000:]})")
+    return RESULTS.finish()
 
 
 if __name__ == "__main__":

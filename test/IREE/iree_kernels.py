@@ -43,18 +43,12 @@ import posenc_iree as pi  # noqa: E402
 import posenc_iree_kernels as pk  # noqa: E402
 import posenc_ref as ref  # noqa: E402
 
-RESULTS = {"passed": 0, "failed": 0}
+RESULTS = pi.Results()
 TILES = "attention-query-tile=16 attention-key-tile=16"
 
 
 def check(name, got, want, tol=None):
-    want = np.asarray(want, np.float64)
-    err = float(np.max(np.abs(got.astype(np.float64) - want)))
-    if tol is None:
-        tol = 4e-6 * max(1.0, float(np.max(np.abs(want))))
-    ok = got.shape == want.shape and err <= tol
-    RESULTS["passed" if ok else "failed"] += 1
-    print(f"{'PASS' if ok else 'FAIL'} {name}  (max abs err {err:.2e}, tol {tol:.1e})")
+    RESULTS.check(name, got, want, tol)
 
 
 def compile_module(ctx, name, src, attentions=1):
@@ -136,9 +130,12 @@ func.func @f(%q: {q}, %k: {k}, %v: {k}, %s: tensor<{hq}xf32>, %m: tensor<{b}x{s}
           ref.attention(qa, ka, va, causal=True, sinks=sinks, key_mask=mask))
 
 
-def decode_unsplit(ctx, rng):
-    # One query over 300 keys (below the decode chunk: no combine), GQA 8/2.
-    hq, hkv, sk, d = 8, 2, 300, 64
+def decode(ctx, rng, name, sk):
+    # One query over sk keys, GQA 8/2, causal (the query at the last
+    # position). posenc-run splits more than 512 keys into chunks combined
+    # after the parallel loop; workgroup kernels keep them whole (each
+    # batch x kv head one iteration).
+    hq, hkv, d = 8, 2, 64
     q, k = ty((1, hq, 1, d)), ty((1, hkv, sk, d))
     src = f"""
 func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
@@ -146,8 +143,8 @@ func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
   return %o : {q}
 }}"""
     qa, ka, va = normal(rng, 1, hq, 1, d), normal(rng, 1, hkv, sk, d), normal(rng, 1, hkv, sk, d)
-    got = compile_module(ctx, "decode", src)("f", qa, ka, va)[0]
-    check("decode_unsplit", got, ref.attention(qa, ka, va, causal=True))
+    got = compile_module(ctx, name, src)("f", qa, ka, va)[0]
+    check(name, got, ref.attention(qa, ka, va, causal=True))
 
 
 def half_precision(ctx, rng, elem):
@@ -207,23 +204,6 @@ func.func @f(%q: {t}, %k: {t}, %v: {t}) -> {t} {{
     check("two_layers", got, ref.attention(r.astype(np.float32), ka, va))
 
 
-def decode_long(ctx, rng):
-    # One query over 2048 keys: posenc-run splits such keys into chunks and
-    # combines them after the parallel loop; workgroups keep them whole
-    # (each batch x kv head one iteration). GQA 8/2, causal (the query at
-    # the last position).
-    hq, hkv, sk, d = 8, 2, 2048, 64
-    q, k = ty((1, hq, 1, d)), ty((1, hkv, sk, d))
-    src = f"""
-func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
-  %o = posenc.attention %q, %k, %v causal : {q}, {k}, {k} -> {q}
-  return %o : {q}
-}}"""
-    qa, ka, va = normal(rng, 1, hq, 1, d), normal(rng, 1, hkv, sk, d), normal(rng, 1, hkv, sk, d)
-    got = compile_module(ctx, "decode_long", src)("f", qa, ka, va)[0]
-    check("decode_long", got, ref.attention(qa, ka, va, causal=True))
-
-
 def refused(ctx, rng):
     # A dynamic length: the script says why and writes nothing.
     q, k = ty((1, 4, 1, 16)), "tensor<1x2x?x16xf32>"
@@ -237,8 +217,7 @@ func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
         ok, msg = False, "accepted"
     except (RuntimeError, ValueError) as e:
         ok, msg = "only static tensors" in str(e), str(e).splitlines()[-1][:160]
-    RESULTS["passed" if ok else "failed"] += 1
-    print(f"{'PASS' if ok else 'FAIL'} refused_dynamic  ({msg})")
+    RESULTS.record(ok, f"refused_dynamic  ({msg})")
 
 
 def random_cases(ctx, rng, count=10):
@@ -303,20 +282,20 @@ def main():
     build = os.path.dirname(os.path.dirname(os.path.abspath(opt)))
     import tempfile
     rng = np.random.default_rng(a.seed)
-    cases = [gqa_odd_groups_rope_causal, alibi_kv_offset, sinks_padding_mask, decode_unsplit,
+    cases = [gqa_odd_groups_rope_causal, alibi_kv_offset, sinks_padding_mask,
+             lambda c, r: decode(c, r, "decode_unsplit", 300),
              lambda c, r: half_precision(c, r, "bf16"), lambda c, r: half_precision(c, r, "f16"),
-             two_layers, decode_long, refused, random_cases]
+             two_layers, lambda c, r: decode(c, r, "decode_long", 2048), refused,
+             random_cases]
     with tempfile.TemporaryDirectory() as tmp:
         ctx = Context(build, tmp)
         for case in cases:
             try:
                 case(ctx, rng)
             except Exception as e:  # noqa: BLE001 (report and go on)
-                RESULTS["failed"] += 1
-                print(f"FAIL {getattr(case, '__name__', 'case')}: {type(e).__name__}: "
-                      f"{str(e)[:1500]}")
-    print(f"{RESULTS['passed']} passed, {RESULTS['failed']} failed")
-    return 1 if RESULTS["failed"] else 0
+                RESULTS.record(False, f"{getattr(case, '__name__', 'case')}: "
+                                      f"{type(e).__name__}: {str(e)[:1500]}")
+    return RESULTS.finish()
 
 
 if __name__ == "__main__":

@@ -60,3 +60,31 @@ class Module:
 def build(posenc_opt: str, module: str) -> Module:
     """posenc IR -> posenc-to-linalg-pipeline -> IREE -> a loaded module."""
     return Module(compile_with_iree(lower_with_posenc(posenc_opt, module)))
+
+
+class Results:
+    """PASS/FAIL lines of an IREE test script and its "N passed, M failed"
+    summary. f32 tolerance by default: absolute, 4e-6 * max(1, max|want|)
+    (f32 dot products and an online softmax, reassociated by IREE)."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def record(self, ok: bool, line: str) -> None:
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        print(f"{'PASS' if ok else 'FAIL'} {line}")
+
+    def check(self, name, got, want, tol=None) -> None:
+        want = np.asarray(want, np.float64)
+        err = float(np.max(np.abs(got.astype(np.float64) - want)))
+        if tol is None:
+            tol = 4e-6 * max(1.0, float(np.max(np.abs(want))))
+        ok = got.shape == want.shape and err <= tol
+        self.record(ok, f"{name}  (max abs err {err:.2e}, tol {tol:.1e})")
+
+    def finish(self) -> int:
+        print(f"{self.passed} passed, {self.failed} failed")
+        return 1 if self.failed else 0
