@@ -77,16 +77,7 @@ def default_gqa_rope_causal(opt, rng):
     # clamp), RoPE (llama3, f64 frequencies) on each Q block and K tile.
     hq, hkv, s, d = 8, 2, 1024, 64
     q, k = f"tensor<1x{hq}x{s}x{d}xf32>", f"tensor<1x{hkv}x{s}x{d}xf32>"
-    src = f"""
-func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
-  %inv, %af = posenc.rope_frequencies dim {d} base 500000.0
-      scaling(#posenc.llama3<factor = 8.0, original_max_position_embeddings = 8192>)
-      : tensor<{d // 2}xf64>, f32
-  %o = posenc.attention %q, %k, %v causal
-      rope(<layout = half_split, rotary_dim = {d}>, %inv : tensor<{d // 2}xf64>, %af)
-      : {q}, {k}, {k} -> {q}
-  return %o : {q}
-}}"""
+    src = pi.llama3_rope_attention(q, k, d)
     qa, ka, va = normal(rng, 1, hq, s, d), normal(rng, 1, hkv, s, d), normal(rng, 1, hkv, s, d)
     got = run(lower(opt, src, "", s, s), qa, ka, va)
     inv, af = ref.inv_freq(d, 500000.0, "llama3", factor=8.0,
@@ -205,16 +196,7 @@ def non_causal_bf16(opt, rng):
     # takes and returns i16 and bitcasts.
     hq, hkv, sq, sk, d = 4, 1, 48, 80, 64
     q, k = f"tensor<1x{hq}x{sq}x{d}xbf16>", f"tensor<1x{hkv}x{sk}x{d}xbf16>"
-    qi, ki = q.replace("bf16", "i16"), k.replace("bf16", "i16")
-    src = f"""
-func.func @f(%qi: {qi}, %ki: {ki}, %vi: {ki}) -> {qi} {{
-  %q = arith.bitcast %qi : {qi} to {q}
-  %k = arith.bitcast %ki : {ki} to {k}
-  %v = arith.bitcast %vi : {ki} to {k}
-  %o = posenc.attention %q, %k, %v : {q}, {k}, {k} -> {q}
-  %oi = arith.bitcast %o : {q} to {qi}
-  return %oi : {qi}
-}}"""
+    src = pi.attention_on_bits(q, k)
 
     def bf16(*shape):  # bf16 values (as f32) and their bits (as i16)
         x = normal(rng, *shape)

@@ -76,16 +76,7 @@ def gqa_odd_groups_rope_causal(ctx, rng):
     # RoPE llama3 (f64 frequencies), causal, two sequences.
     b, hq, hkv, s, d = 2, 15, 5, 37, 24
     q, k = ty((b, hq, s, d)), ty((b, hkv, s, d))
-    src = f"""
-func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
-  %inv, %af = posenc.rope_frequencies dim {d} base 500000.0
-      scaling(#posenc.llama3<factor = 8.0, original_max_position_embeddings = 8192>)
-      : tensor<{d // 2}xf64>, f32
-  %o = posenc.attention %q, %k, %v causal
-      rope(<layout = half_split, rotary_dim = {d}>, %inv : tensor<{d // 2}xf64>, %af)
-      : {q}, {k}, {k} -> {q}
-  return %o : {q}
-}}"""
+    src = pi.llama3_rope_attention(q, k, d)
     qa, ka, va = normal(rng, b, hq, s, d), normal(rng, b, hkv, s, d), normal(rng, b, hkv, s, d)
     got = compile_module(ctx, "gqa", src)("f", qa, ka, va)[0]
     inv, af = ref.inv_freq(d, 500000.0, "llama3", factor=8.0,
@@ -148,21 +139,11 @@ func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
 
 
 def half_precision(ctx, rng, elem):
-    # bf16 / f16 q, k, v, not causal, Sq != Sk, GQA 4/2, around a rotary
-    # that is lowered by posenc-to-linalg-pipeline (not a kernel). IREE's
-    # Python runtime passes bf16 as bits: the function bitcasts i16.
+    # bf16 / f16 q, k, v, not causal, Sq != Sk, GQA 4/2. IREE's Python
+    # runtime passes bf16 as bits: the function bitcasts i16.
     hq, hkv, sq, sk, d = 4, 2, 24, 40, 32
     q, k = ty((1, hq, sq, d), elem), ty((1, hkv, sk, d), elem)
-    qi, ki = ty((1, hq, sq, d), "i16"), ty((1, hkv, sk, d), "i16")
-    src = f"""
-func.func @f(%qi: {qi}, %ki: {ki}, %vi: {ki}) -> {qi} {{
-  %q = arith.bitcast %qi : {qi} to {q}
-  %k = arith.bitcast %ki : {ki} to {k}
-  %v = arith.bitcast %vi : {ki} to {k}
-  %o = posenc.attention %q, %k, %v : {q}, {k}, {k} -> {q}
-  %oi = arith.bitcast %o : {q} to {qi}
-  return %oi : {qi}
-}}"""
+    src = pi.attention_on_bits(q, k)
 
     def draw(*shape):  # values (as f64) and their bits (as i16)
         x = normal(rng, *shape)

@@ -7,6 +7,7 @@ f64 to f32 by default, which would undo posenc's f64 angle reduction, so
 `--iree-input-demote-f64-to-f32=false` is passed (see docs/integration.md).
 """
 
+import re
 import subprocess
 from typing import List, Sequence
 
@@ -88,3 +89,36 @@ class Results:
     def finish(self) -> int:
         print(f"{self.passed} passed, {self.failed} failed")
         return 1 if self.failed else 0
+
+
+def llama3_rope_attention(q_type: str, k_type: str, d: int) -> str:
+    """`@f(q, k, v)`: causal posenc.attention with Llama-3's RoPE (f64
+    frequencies, theta 500000, factor 8, 8192 original positions); the
+    reference is posenc_ref.inv_freq(d, 500000.0, "llama3", factor=8.0,
+    original_max_position_embeddings=8192)."""
+    return f"""
+func.func @f(%q: {q_type}, %k: {k_type}, %v: {k_type}) -> {q_type} {{
+  %inv, %af = posenc.rope_frequencies dim {d} base 500000.0
+      scaling(#posenc.llama3<factor = 8.0, original_max_position_embeddings = 8192>)
+      : tensor<{d // 2}xf64>, f32
+  %o = posenc.attention %q, %k, %v causal
+      rope(<layout = half_split, rotary_dim = {d}>, %inv : tensor<{d // 2}xf64>, %af)
+      : {q_type}, {k_type}, {k_type} -> {q_type}
+  return %o : {q_type}
+}}"""
+
+
+def attention_on_bits(q_type: str, k_type: str) -> str:
+    """`@f(q, k, v)`: posenc.attention (not causal) on 16-bit float tensors
+    taken and returned as i16 bits, bitcast inside: IREE's Python runtime
+    passes bf16 buffers as their bits."""
+    qi, ki = re.sub(r"x(bf16|f16)>", "xi16>", q_type), re.sub(r"x(bf16|f16)>", "xi16>", k_type)
+    return f"""
+func.func @f(%qi: {qi}, %ki: {ki}, %vi: {ki}) -> {qi} {{
+  %q = arith.bitcast %qi : {qi} to {q_type}
+  %k = arith.bitcast %ki : {ki} to {k_type}
+  %v = arith.bitcast %vi : {ki} to {k_type}
+  %o = posenc.attention %q, %k, %v : {q_type}, {k_type}, {k_type} -> {q_type}
+  %oi = arith.bitcast %o : {q_type} to {qi}
+  return %oi : {qi}
+}}"""
