@@ -92,7 +92,10 @@ FailureOr<int64_t> getDimBound(Value memref, int64_t dim) {
   }
   if (auto collapse = dyn_cast_if_present<memref::CollapseShapeOp>(def)) {
     int64_t product = 1;
-    for (int64_t source : collapse.getReassociationIndices()[dim]) {
+    // getReassociationIndices() returns a temporary: keep it alive.
+    SmallVector<ReassociationIndices> groups =
+        collapse.getReassociationIndices();
+    for (int64_t source : groups[dim]) {
       FailureOr<int64_t> bound = getDimBound(collapse.getSrc(), source);
       if (failed(bound))
         return failure();
