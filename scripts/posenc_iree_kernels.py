@@ -56,6 +56,8 @@ ATTENTION = re.compile(
 CALL = re.compile(
     r'^(\s*)(%[\w.$-]+) = "func\.call"\((.*?)\) <\{callee = @(\w+)\}> : '
     r'\((.*)\) -> (tensor<[^>]*>)(.*)$')
+PLACEHOLDER = re.compile(r'^(\s*)(%[\w.$-]+) = "posenc_iree\.dispatch"\((.*?)\) '
+                         r'\{kernel = "(\w+)"\} : \(.*\) -> tensor<[^>]*>(.*)$')
 TENSOR = re.compile(r"^tensor<((?:\d+x)+)([a-z0-9]+)>$")
 
 
@@ -232,6 +234,13 @@ def dispatch(indent, result_name, name, operand_names, operands, result, scratch
             f"({', '.join(types)}) -> ({result.type}, tensor<{scratch_bytes}xi8>)")
 
 
+def module_head(lines):
+    """The line that opens the module's body (generic form, with or without
+    properties)."""
+    return next(i for i, l in enumerate(lines)
+                if re.match(r'^"builtin\.module"\(\) (<\{.*\}> )?\(\{$', l))
+
+
 class Tools:
     def __init__(self, build, clang):
         self.posenc_opt = os.path.join(build, "bin", "posenc-opt")
@@ -255,12 +264,18 @@ def main():
                         help=f"most workgroups per attention (default {DEFAULT_WORKGROUPS})")
     parser.add_argument("--pipeline-options", default="",
                         help="extra posenc-cpu-pipeline options (e.g. attention-query-tile=32)")
+    parser.add_argument("--iree-input", action="store_true",
+                        help="the input is IREE's input IR (iree-compile --compile-to=input, "
+                        "generic): raise and fuse it first, as posenc-iree-input-pipeline does")
+    parser.add_argument("--zero-padding-rows", action="store_true",
+                        help="with --iree-input: posenc-raise-pipeline's zero-padding-rows")
     args = parser.parse_args()
     with open(args.input) as f:
         text = f.read()
     try:
         out = convert(text, args.objects_dir, build=args.build, clang=args.clang,
                       workgroups=args.workgroups, pipeline_options=args.pipeline_options,
+                      iree_input=args.iree_input, zero_padding_rows=args.zero_padding_rows,
                       log=sys.stderr)
     except (RuntimeError, ValueError) as e:
         raise SystemExit(f"error: {e}")
@@ -269,16 +284,24 @@ def main():
 
 
 def convert(text, objects_dir, build=os.path.join(HERE, "..", "build"), clang=None,
-            workgroups=None, pipeline_options="", log=None):
+            workgroups=None, pipeline_options="", iree_input=False, zero_padding_rows=False,
+            log=None):
     """posenc IR (text) -> IREE input with posenc's kernels; the objects go
-    to `objects_dir`."""
+    to `objects_dir`. With `iree_input`, `text` is IREE's input IR (util.func
+    bodies, generic form): it is raised and fused first, and the functions
+    are restored after the lowering (posenc-iree-input-pipeline's steps)."""
     tools = Tools(build, clang)
     max_workgroups = workgroups or DEFAULT_WORKGROUPS
     if pipeline_options:
         tools.pipeline = tools.pipeline[:-1] + " " + pipeline_options + "}"
     os.makedirs(objects_dir, exist_ok=True)
-    generic = run([tools.posenc_opt, "-", "--posenc-fold-frequencies",
-                   "--mlir-print-op-generic",
+    first, lower = "posenc-fold-frequencies", "posenc-to-linalg-pipeline"
+    if iree_input:
+        raise_options = f"zero-padding-rows={str(zero_padding_rows).lower()}"
+        first = (f"posenc-wrap-foreign-functions,func.func(posenc-raise-pipeline{{{raise_options}}}),"
+                 + first)
+    generic = run([tools.posenc_opt, "-", "--allow-unregistered-dialect",
+                   f"--pass-pipeline=builtin.module({first})", "--mlir-print-op-generic",
                    "--mlir-print-elementsattrs-with-hex-if-larger=-1"], input=text)
     # Each attention becomes a call of an external function; the rest of the
     # module is lowered by posenc-to-linalg-pipeline; the calls then become
@@ -296,15 +319,16 @@ def convert(text, objects_dir, build=os.path.join(HERE, "..", "build"), clang=No
                      f"({types_text}) -> {result_type}{loc}")
     if not kernels:
         raise ValueError("no posenc.attention in the module")
-    head = next(i for i, l in enumerate(lines) if l.startswith('"builtin.module"() ({'))
+    head = module_head(lines)
     lines[head + 1:head + 1] = [
         f'  "func.func"() <{{function_type = ({g[4]}) -> {g[5]}, sym_name = "{n}", '
         f'sym_visibility = "private"}}> ({{\n  }}) : () -> ()' for n, g in kernels]
-    lowered = run([tools.posenc_opt, "-", "--pass-pipeline=builtin.module(posenc-to-linalg-pipeline)",
-                   "--mlir-print-op-generic", "--mlir-print-elementsattrs-with-hex-if-larger=-1"],
+    lowered = run([tools.posenc_opt, "-", "--allow-unregistered-dialect",
+                   f"--pass-pipeline=builtin.module({lower})", "--mlir-print-op-generic",
+                   "--mlir-print-elementsattrs-with-hex-if-larger=-1"],
                   input="\n".join(lines) + "\n")
 
-    lines, executables, calls = [], [], {n: g for n, g in kernels}
+    lines, executables, calls, dispatches = [], [], {n: g for n, g in kernels}, {}
     skip = False
     for line in lowered.splitlines():
         # The declarations go: `"func.func"() <{...}> ({` and `}) : () -> ()`.
@@ -321,7 +345,6 @@ def convert(text, objects_dir, build=os.path.join(HERE, "..", "build"), clang=No
             continue
         indent, result_name, operand_text, name, types_text, result_type, loc = m.groups()
         props = calls[name][3]
-        operand_names = [o.strip() for o in operand_text.split(",") if o.strip()]
         types = split_types(types_text)
         try:
             operands = [Operand(i, t) for i, t in enumerate(types)]
@@ -332,16 +355,33 @@ def convert(text, objects_dir, build=os.path.join(HERE, "..", "build"), clang=No
         obj, units, scratch = compile_kernel(tools, name, text, objects_dir)
         workgroups = max(1, min(units, max_workgroups))
         executables.append(executable(name, obj, operands, result, scratch * workgroups))
-        lines.append(dispatch(indent, result_name, name, operand_names, operands, result,
-                              scratch * workgroups, workgroups) + loc)
+        dispatches[name] = (operands, result, scratch * workgroups, workgroups)
+        lines.append(f'{indent}{result_name} = "posenc_iree.dispatch"({operand_text}) '
+                     f'{{kernel = "{name}"}} : ({types_text}) -> {result_type}{loc}')
         if log:
             print(f"{name}: {units} iterations on {workgroups} workgroups, "
                   f"scratch {scratch} bytes each", file=log)
         del calls[name]
     if calls:
         raise RuntimeError(f"{', '.join(calls)}: the call was not found after lowering")
+    if iree_input:
+        # A func.call in a util.func does not verify (an unregistered op may
+        # be a symbol table): the calls are placeholders until then.
+        lines = run([tools.posenc_opt, "-", "--allow-unregistered-dialect",
+                     "--pass-pipeline=builtin.module(posenc-unwrap-foreign-functions)",
+                     "--mlir-print-op-generic", "--mlir-print-elementsattrs-with-hex-if-larger=-1"],
+                    input="\n".join(lines) + "\n").splitlines()
+    for i, line in enumerate(lines):
+        m = PLACEHOLDER.match(line)
+        if m:
+            indent, result_name, operand_text, name, loc = m.groups()
+            operand_names = [o.strip() for o in operand_text.split(",") if o.strip()]
+            lines[i] = dispatch(indent, result_name, name, operand_names,
+                                *dispatches.pop(name)) + loc
+    if dispatches:
+        raise RuntimeError(f"{', '.join(dispatches)}: the dispatch was lost")
     # The executables go first in the module's body.
-    head = next(i for i, l in enumerate(lines) if l.startswith('"builtin.module"() ({'))
+    head = module_head(lines)
     lines[head + 1:head + 1] = "".join(executables).splitlines()
     return "\n".join(lines) + "\n"
 

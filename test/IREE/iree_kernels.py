@@ -185,6 +185,32 @@ func.func @f(%q: {t}, %k: {t}, %v: {t}) -> {t} {{
     check("two_layers", got, ref.attention(r.astype(np.float32), ka, va))
 
 
+def yarn_scalar_operand(ctx, rng):
+    # YaRN (Qwen2.5 x4): the attention factor is read from an input (IREE's
+    # Python runtime passes tensors), an f32 scalar operand of the dispatch
+    # (a push constant), not a constant.
+    hq, hkv, s, d = 6, 2, 27, 32
+    q, k = ty((1, hq, s, d)), ty((1, hkv, s, d))
+    src = f"""
+func.func @f(%q: {q}, %k: {k}, %v: {k}, %aft: tensor<f32>) -> {q} {{
+  %af = tensor.extract %aft[] : tensor<f32>
+  %inv, %unused = posenc.rope_frequencies dim {d} base 1000000.0
+      scaling(#posenc.yarn<factor = 4.0, original_max_position_embeddings = 4096>)
+      : tensor<{d // 2}xf64>, f32
+  %o = posenc.attention %q, %k, %v causal
+      rope(<layout = half_split, rotary_dim = {d}>, %inv : tensor<{d // 2}xf64>, %af)
+      : {q}, {k}, {k} -> {q}
+  return %o : {q}
+}}"""
+    inv, af = ref.inv_freq(d, 1000000.0, "yarn", factor=4.0,
+                           original_max_position_embeddings=4096)
+    qa, ka, va = normal(rng, 1, hq, s, d), normal(rng, 1, hkv, s, d), normal(rng, 1, hkv, s, d)
+    got = compile_module(ctx, "yarn", src)("f", qa, ka, va, np.array(af, np.float32))[0]
+    check(f"yarn_scalar_operand (attention factor {af:.4f})", got,
+          ref.attention(qa, ka, va, causal=True, inv_freq=inv,
+                        attention_factor=float(np.float32(af))))
+
+
 def refused(ctx, rng):
     # A dynamic length: the script says why and writes nothing.
     q, k = ty((1, 4, 1, 16)), "tensor<1x2x?x16xf32>"
@@ -266,7 +292,8 @@ def main():
     cases = [gqa_odd_groups_rope_causal, alibi_kv_offset, sinks_padding_mask,
              lambda c, r: decode(c, r, "decode_unsplit", 300),
              lambda c, r: half_precision(c, r, "bf16"), lambda c, r: half_precision(c, r, "f16"),
-             two_layers, lambda c, r: decode(c, r, "decode_long", 2048), refused,
+             two_layers, lambda c, r: decode(c, r, "decode_long", 2048), yarn_scalar_operand,
+             refused,
              random_cases]
     with tempfile.TemporaryDirectory() as tmp:
         ctx = Context(build, tmp)
