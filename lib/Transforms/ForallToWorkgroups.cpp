@@ -1,7 +1,8 @@
 //===- ForallToWorkgroups.cpp - the posenc-forall-to-workgroups pass ------===//
 //
 // A kernel's parallel loop as the iterations of a host's workgroups: each
-// workgroup runs the iterations id, id + count, ... of the linearized forall.
+// workgroup runs a range of whole slices of the linearized forall, or the
+// iterations id, id + count, ... of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,8 +74,8 @@ Operation *findSharedWrite(Operation *root, Value scratch,
   return found;
 }
 
-/// Replaces `forall` (on buffers) by a loop over its linearized iterations
-/// from `id` in steps of `count`. Returns the static iteration count, or 0.
+/// Replaces `forall` (on buffers) by a loop over the linearized iterations
+/// of workgroup `id` of `count`. Returns the static iteration count, or 0.
 int64_t distribute(RewriterBase &rewriter, scf::ForallOp forall, Value id,
                    Value count) {
   Location loc = forall.getLoc();
@@ -96,19 +97,45 @@ int64_t distribute(RewriterBase &rewriter, scf::ForallOp forall, Value id,
     units = rewriter.createOrFold<arith::MulIOp>(loc, units, trips);
     basis.push_back(getAsOpFoldResult(trips));
   }
-  auto loop = scf::ForOp::create(rewriter, loc, id, units, count);
+  // Two ways to share the iterations, chosen at run time. When the count
+  // divides the leading dimensions but the last two (the flash nest's batch
+  // x kv head), each workgroup takes a contiguous range of whole slices,
+  // last dimension fastest: equal work, and consecutive iterations read the
+  // same keys and values (cache reuse). Otherwise iterations id, id + count,
+  // ... with the first dimension fastest: consecutive iterations (those the
+  // workgroups run side by side) share the last dimension, so a workgroup's
+  // stride sweeps it, and with the nest's query blocks every workgroup gets
+  // light and heavy (causal) blocks alike.
+  Value outer = one;
+  for (size_t i = 0; i + 2 < basis.size(); ++i)
+    outer = rewriter.createOrFold<arith::MulIOp>(
+        loc, outer, getValueOrCreateConstantIndexOp(rewriter, loc, basis[i]));
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value blocked = arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::eq,
+      rewriter.createOrFold<arith::RemUIOp>(loc, outer, count), zero);
+  Value perGroup = rewriter.createOrFold<arith::DivUIOp>(loc, units, count);
+  Value begin = rewriter.createOrFold<arith::MulIOp>(loc, id, perGroup);
+  auto loop = scf::ForOp::create(
+      rewriter, loc, arith::SelectOp::create(rewriter, loc, blocked, begin, id),
+      arith::SelectOp::create(
+          rewriter, loc, blocked,
+          rewriter.createOrFold<arith::AddIOp>(loc, begin, perGroup), units),
+      arith::SelectOp::create(rewriter, loc, blocked, one, count));
   rewriter.setInsertionPointToStart(loop.getBody());
-  // The forall's first dimension varies fastest: consecutive iterations
-  // (those the workgroups run side by side) share the last one, so each
-  // workgroup's stride sweeps it. Hosts hand workgroups to their threads in
-  // ranges; with the flash nest's (batch, kv head, query block), each range
-  // then gets early and late (causal: light and heavy) query blocks alike.
+  Value iv = loop.getInductionVar();
+  SmallVector<Value> lastFastest(
+      affine::AffineDelinearizeIndexOp::create(rewriter, loc, iv, basis,
+                                               /*hasOuterBound=*/true)
+          .getResults());
   std::reverse(basis.begin(), basis.end());
   SmallVector<Value> indices(affine::AffineDelinearizeIndexOp::create(
-                                 rewriter, loc, loop.getInductionVar(), basis,
+                                 rewriter, loc, iv, basis,
                                  /*hasOuterBound=*/true)
                                  .getResults());
   std::reverse(indices.begin(), indices.end());
+  for (auto [index, other] : llvm::zip_equal(indices, lastFastest))
+    index = arith::SelectOp::create(rewriter, loc, blocked, other, index);
   SmallVector<Value> ivs;
   for (auto [index, lb, step] : llvm::zip_equal(indices, lbs, steps))
     ivs.push_back(rewriter.createOrFold<arith::AddIOp>(

@@ -2,9 +2,11 @@
 // RUN:   --pass-pipeline="builtin.module(func.func(posenc-forall-to-workgroups))" | FileCheck %s
 
 // The forall that writes the output becomes a loop over its 3 x 4
-// iterations (the first dimension fastest) from the workgroup id in steps
-// of the workgroup count; the
-// forall that fills a private buffer runs whole in every workgroup.
+// iterations; the forall that fills a private buffer runs whole in every
+// workgroup. With no leading dimensions before the last two, the count
+// divides them only when it is 1 (one workgroup runs all, last dimension
+// fastest); otherwise the iterations id, id + count, ... of the linearized
+// forall, first dimension fastest.
 // CHECK-LABEL: func.func @kernel
 // CHECK-SAME: (%[[OUT:.+]]: memref<6x8xf32>, %[[ID:.+]]: index {posenc.workgroup_id}, %[[COUNT:.+]]: index {posenc.workgroup_count})
 // CHECK-SAME: attributes {posenc.workgroup_units = 12 : i64}
@@ -12,10 +14,23 @@
 // CHECK: %[[TMP:.+]] = memref.alloc() : memref<4xf32>
 // CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK:   memref.store %{{.+}}, %[[TMP]][%[[I]]]
-// CHECK: scf.for %[[U:.+]] = %[[ID]] to %[[C12:.+]] step %[[COUNT]] {
+// CHECK: %[[ONE:.+]] = arith.constant 1 : index
+// CHECK: %[[C12:.+]] = arith.constant 12 : index
+// CHECK: %[[REM:.+]] = arith.remui %[[ONE]], %[[COUNT]] : index
+// CHECK: %[[BLOCKED:.+]] = arith.cmpi eq, %[[REM]], %{{.+}} : index
+// CHECK: %[[PER:.+]] = arith.divui %[[C12]], %[[COUNT]] : index
+// CHECK: %[[BEGIN:.+]] = arith.muli %[[ID]], %[[PER]] : index
+// CHECK: %[[LB:.+]] = arith.select %[[BLOCKED]], %[[BEGIN]], %[[ID]] : index
+// CHECK: %[[END:.+]] = arith.addi %[[BEGIN]], %[[PER]] : index
+// CHECK: %[[UB:.+]] = arith.select %[[BLOCKED]], %[[END]], %[[C12]] : index
+// CHECK: %[[STEP:.+]] = arith.select %[[BLOCKED]], %{{.+}}, %[[COUNT]] : index
+// CHECK: scf.for %[[U:.+]] = %[[LB]] to %[[UB]] step %[[STEP]] {
+// CHECK:   %[[IJ:.+]]:2 = affine.delinearize_index %[[U]] into (3, 4) : index, index
 // CHECK:   %[[JI:.+]]:2 = affine.delinearize_index %[[U]] into (4, 3) : index, index
-// CHECK:   %[[ROW:.+]] = arith.muli %[[JI]]#1, %[[C2:.+]] : index
-// CHECK:   %[[COL:.+]] = arith.muli %[[JI]]#0, %{{.+}} : index
+// CHECK:   %[[R:.+]] = arith.select %[[BLOCKED]], %[[IJ]]#0, %[[JI]]#1 : index
+// CHECK:   %[[C:.+]] = arith.select %[[BLOCKED]], %[[IJ]]#1, %[[JI]]#0 : index
+// CHECK:   %[[ROW:.+]] = arith.muli %[[R]], %{{.+}} : index
+// CHECK:   %[[COL:.+]] = arith.muli %[[C]], %{{.+}} : index
 // CHECK:   memref.subview %[[OUT]][%[[ROW]], %[[COL]]] [2, 2] [1, 1]
 func.func @kernel(%out: memref<6x8xf32>, %id: index {posenc.workgroup_id},
                   %count: index {posenc.workgroup_count}) {
@@ -41,7 +56,8 @@ func.func @kernel(%out: memref<6x8xf32>, %id: index {posenc.workgroup_id},
 // CHECK-NOT: posenc.workgroup_units
 // CHECK: %[[N:.+]] = memref.dim
 // CHECK: %[[UNITS:.+]] = arith.maxsi %[[N]], %{{.+}} : index
-// CHECK: scf.for %[[U:.+]] = %{{.+}} to %[[UNITS]] step
+// CHECK: %[[UB:.+]] = arith.select %{{.+}}, %{{.+}}, %[[UNITS]] : index
+// CHECK: scf.for %[[U:.+]] = %{{.+}} to %[[UB]] step
 // CHECK:   affine.delinearize_index %[[U]] into (%[[UNITS]]) : index
 func.func @dynamic(%out: memref<?xf32>, %id: index {posenc.workgroup_id},
                    %count: index {posenc.workgroup_count}) {
@@ -50,6 +66,35 @@ func.func @dynamic(%out: memref<?xf32>, %id: index {posenc.workgroup_id},
   %one = arith.constant 1.0 : f32
   scf.forall (%i) in (%n) {
     memref.store %one, %out[%i] : memref<?xf32>
+  }
+  return
+}
+
+// -----
+
+// The flash nest's shape (batch, kv head, query block, key chunk): when the
+// count divides the 2 x 3 leading slices, each workgroup takes a contiguous
+// range of 24 / count iterations, last dimension fastest.
+// CHECK-LABEL: func.func @nest
+// CHECK-SAME: %[[ID:[^:]+]]: index {posenc.workgroup_id}, %[[COUNT:[^:]+]]: index {posenc.workgroup_count}
+// CHECK-SAME: attributes {posenc.workgroup_units = 24 : i64}
+// CHECK: %[[C24:.+]] = arith.constant 24 : index
+// CHECK: %[[SIX:.+]] = arith.constant 6 : index
+// CHECK: %[[REM:.+]] = arith.remui %[[SIX]], %[[COUNT]] : index
+// CHECK: %[[BLOCKED:.+]] = arith.cmpi eq, %[[REM]], %{{.+}} : index
+// CHECK: %[[PER:.+]] = arith.divui %[[C24]], %[[COUNT]] : index
+// CHECK: scf.for %[[U:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:   %[[ROW_MAJOR:.+]]:4 = affine.delinearize_index %[[U]] into (2, 3, 4, 1)
+// CHECK:   %[[COL_MAJOR:.+]]:4 = affine.delinearize_index %[[U]] into (1, 4, 3, 2)
+// CHECK:   %[[B:.+]] = arith.select %[[BLOCKED]], %[[ROW_MAJOR]]#0, %[[COL_MAJOR]]#3 : index
+// CHECK:   %[[H:.+]] = arith.select %[[BLOCKED]], %[[ROW_MAJOR]]#1, %[[COL_MAJOR]]#2 : index
+// CHECK:   %[[Q:.+]] = arith.select %[[BLOCKED]], %[[ROW_MAJOR]]#2, %[[COL_MAJOR]]#1 : index
+// CHECK:   memref.store %{{.+}}, %{{.+}}[%[[B]], %[[H]], %[[Q]]]
+func.func @nest(%out: memref<2x3x4xf32>, %id: index {posenc.workgroup_id},
+                %count: index {posenc.workgroup_count}) {
+  %one = arith.constant 1.0 : f32
+  scf.forall (%b, %h, %q, %c) in (2, 3, 4, 1) {
+    memref.store %one, %out[%b, %h, %q] : memref<2x3x4xf32>
   }
   return
 }
