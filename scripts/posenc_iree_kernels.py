@@ -359,8 +359,10 @@ def convert(text, objects_dir, build=os.path.join(HERE, "..", "build"), clang=No
         lines.append(f'{indent}{result_name} = "posenc_iree.dispatch"({operand_text}) '
                      f'{{kernel = "{name}"}} : ({types_text}) -> {result_type}{loc}')
         if log:
-            print(f"{name}: {units} iterations on {workgroups} workgroups, "
-                  f"scratch {scratch} bytes each", file=log)
+            fused = [k for k in ("causal", "rope", "alibi", "sinks", "key_mask")
+                     if re.search(rf"\b{k}\b", props)]
+            print(f"{name} ({' '.join(fused) or 'plain'}): {units} iterations on "
+                  f"{workgroups} workgroups, scratch {scratch} bytes each", file=log)
         del calls[name]
     if calls:
         raise RuntimeError(f"{', '.join(calls)}: the call was not found after lowering")
