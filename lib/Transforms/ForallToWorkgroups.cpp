@@ -98,16 +98,17 @@ int64_t distribute(RewriterBase &rewriter, scf::ForallOp forall, Value id,
     basis.push_back(getAsOpFoldResult(trips));
   }
   // Two ways to share the iterations, chosen at run time. When the count
-  // divides the leading dimensions but the last two (the flash nest's batch
-  // x kv head), each workgroup takes a contiguous range of whole slices,
-  // last dimension fastest: equal work, and consecutive iterations read the
-  // same keys and values (cache reuse). Otherwise iterations id, id + count,
-  // ... with the first dimension fastest: consecutive iterations (those the
-  // workgroups run side by side) share the last dimension, so a workgroup's
-  // stride sweeps it, and with the nest's query blocks every workgroup gets
-  // light and heavy (causal) blocks alike.
+  // divides the leading dimensions (all but the last: the flash nest's
+  // batch x kv head, its unit dimensions folded away), each workgroup takes
+  // a contiguous range of whole slices, last dimension fastest: equal work,
+  // and consecutive iterations read the same keys and values (cache reuse).
+  // Otherwise iterations id, id + count, ... with the first dimension
+  // fastest: consecutive iterations (those the workgroups run side by side)
+  // share the last dimension, so a workgroup's stride sweeps it, and with
+  // the nest's query blocks every workgroup gets light and heavy (causal)
+  // blocks alike.
   Value outer = one;
-  for (size_t i = 0; i + 2 < basis.size(); ++i)
+  for (size_t i = 0; i + 1 < basis.size(); ++i)
     outer = rewriter.createOrFold<arith::MulIOp>(
         loc, outer, getValueOrCreateConstantIndexOp(rewriter, loc, basis[i]));
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);

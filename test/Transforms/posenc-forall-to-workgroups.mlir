@@ -3,9 +3,9 @@
 
 // The forall that writes the output becomes a loop over its 3 x 4
 // iterations; the forall that fills a private buffer runs whole in every
-// workgroup. With no leading dimensions before the last two, the count
-// divides them only when it is 1 (one workgroup runs all, last dimension
-// fastest); otherwise the iterations id, id + count, ... of the linearized
+// workgroup. When the count divides the 3 rows (the leading dimension),
+// each workgroup takes a contiguous range of whole rows, last dimension
+// fastest; otherwise the iterations id, id + count, ... of the linearized
 // forall, first dimension fastest.
 // CHECK-LABEL: func.func @kernel
 // CHECK-SAME: (%[[OUT:.+]]: memref<6x8xf32>, %[[ID:.+]]: index {posenc.workgroup_id}, %[[COUNT:.+]]: index {posenc.workgroup_count})
@@ -14,9 +14,8 @@
 // CHECK: %[[TMP:.+]] = memref.alloc() : memref<4xf32>
 // CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
 // CHECK:   memref.store %{{.+}}, %[[TMP]][%[[I]]]
-// CHECK: %[[ONE:.+]] = arith.constant 1 : index
 // CHECK: %[[C12:.+]] = arith.constant 12 : index
-// CHECK: %[[REM:.+]] = arith.remui %[[ONE]], %[[COUNT]] : index
+// CHECK: %[[REM:.+]] = arith.remui %c3{{[_0-9]*}}, %[[COUNT]] : index
 // CHECK: %[[BLOCKED:.+]] = arith.cmpi eq, %[[REM]], %{{.+}} : index
 // CHECK: %[[PER:.+]] = arith.divui %[[C12]], %[[COUNT]] : index
 // CHECK: %[[BEGIN:.+]] = arith.muli %[[ID]], %[[PER]] : index
@@ -72,9 +71,9 @@ func.func @dynamic(%out: memref<?xf32>, %id: index {posenc.workgroup_id},
 
 // -----
 
-// The flash nest's shape (batch, kv head, query block, key chunk): when the
-// count divides the 2 x 3 leading slices, each workgroup takes a contiguous
-// range of 24 / count iterations, last dimension fastest.
+// The flash nest's shape (batch, kv head, query block): when the count
+// divides the 2 x 3 leading slices, each workgroup takes a contiguous range
+// of 24 / count iterations, last dimension fastest.
 // CHECK-LABEL: func.func @nest
 // CHECK-SAME: %[[ID:[^:]+]]: index {posenc.workgroup_id}, %[[COUNT:[^:]+]]: index {posenc.workgroup_count}
 // CHECK-SAME: attributes {posenc.workgroup_units = 24 : i64}
@@ -84,16 +83,16 @@ func.func @dynamic(%out: memref<?xf32>, %id: index {posenc.workgroup_id},
 // CHECK: %[[BLOCKED:.+]] = arith.cmpi eq, %[[REM]], %{{.+}} : index
 // CHECK: %[[PER:.+]] = arith.divui %[[C24]], %[[COUNT]] : index
 // CHECK: scf.for %[[U:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
-// CHECK:   %[[ROW_MAJOR:.+]]:4 = affine.delinearize_index %[[U]] into (2, 3, 4, 1)
-// CHECK:   %[[COL_MAJOR:.+]]:4 = affine.delinearize_index %[[U]] into (1, 4, 3, 2)
-// CHECK:   %[[B:.+]] = arith.select %[[BLOCKED]], %[[ROW_MAJOR]]#0, %[[COL_MAJOR]]#3 : index
-// CHECK:   %[[H:.+]] = arith.select %[[BLOCKED]], %[[ROW_MAJOR]]#1, %[[COL_MAJOR]]#2 : index
-// CHECK:   %[[Q:.+]] = arith.select %[[BLOCKED]], %[[ROW_MAJOR]]#2, %[[COL_MAJOR]]#1 : index
+// CHECK:   %[[ROW_MAJOR:.+]]:3 = affine.delinearize_index %[[U]] into (2, 3, 4)
+// CHECK:   %[[COL_MAJOR:.+]]:3 = affine.delinearize_index %[[U]] into (4, 3, 2)
+// CHECK:   %[[B:.+]] = arith.select %[[BLOCKED]], %[[ROW_MAJOR]]#0, %[[COL_MAJOR]]#2 : index
+// CHECK:   %[[H:.+]] = arith.select %[[BLOCKED]], %[[ROW_MAJOR]]#1, %[[COL_MAJOR]]#1 : index
+// CHECK:   %[[Q:.+]] = arith.select %[[BLOCKED]], %[[ROW_MAJOR]]#2, %[[COL_MAJOR]]#0 : index
 // CHECK:   memref.store %{{.+}}, %{{.+}}[%[[B]], %[[H]], %[[Q]]]
 func.func @nest(%out: memref<2x3x4xf32>, %id: index {posenc.workgroup_id},
                 %count: index {posenc.workgroup_count}) {
   %one = arith.constant 1.0 : f32
-  scf.forall (%b, %h, %q, %c) in (2, 3, 4, 1) {
+  scf.forall (%b, %h, %q) in (2, 3, 4) {
     memref.store %one, %out[%b, %h, %q] : memref<2x3x4xf32>
   }
   return
