@@ -11,8 +11,9 @@ module becomes an IREE dispatch of posenc's flash kernel.
 For each attention (static shapes), the script
 
   1. writes a kernel function that reads the attention's tensor operands
-     and writes its result in place, with three more arguments: a scratch
-     buffer (`posenc.scratch`), the workgroup id and the workgroup count;
+     and writes its result in place, with five more arguments: a scratch
+     buffer (`posenc.scratch`), a shared scratch buffer and a phase (used
+     by split decode keys, below), the workgroup id and the workgroup count;
   2. compiles it with posenc-cpu-pipeline, its options tuned for this host
      as posenc-run tunes them (`posenc-run --print-pipeline`), plus
      `workgroups=true`: no OpenMP; the flash nest's parallel loop (batch x
@@ -32,9 +33,18 @@ For each attention (static shapes), the script
 The rest of the module is left as it is (printed in MLIR's generic form);
 IREE compiles it. The workgroup count is min(iterations, --workgroups).
 
-Not yet: dynamic shapes, decode splits (a combine after the parallel loop:
-posenc-forall-to-workgroups refuses it), scalar operands other than f32.
-Such attentions are reported and the script fails.
+A decode step whose keys posenc splits into chunks is a kernel of two
+phases: a first dispatch runs the chunks over the workgroups and writes
+their partial results to a shared scratch buffer (posenc.shared_scratch), a
+second one of one workgroup combines them (`@<name>_combine`).
+
+With --iree-input, the input is IREE's input IR (`iree-compile
+--compile-to=input --mlir-print-op-generic`): its util.func bodies are
+raised and fused first (posenc-raise-pipeline), and the functions restored
+after the lowering, as posenc-iree-input-pipeline does.
+
+Not yet: dynamic shapes, scalar operands other than f32. Such attentions
+are reported and the script fails.
 """
 
 import argparse
@@ -126,6 +136,8 @@ def kernel_module(name, operands, result, props, operand_types):
             args.append(f"%a{op.index}: {op.type}")
             values.append(f"%a{op.index}")
     args += [f"%out: {result.memref()}", "%scratch: memref<?xi8> {posenc.scratch}",
+             "%shared: memref<?xi8> {posenc.shared_scratch}",
+             "%phase: index {posenc.workgroup_phase}",
              "%id: index {posenc.workgroup_id}", "%count: index {posenc.workgroup_count}"]
     body.append(f'  %r = "posenc.attention"({", ".join(values)}) {props} : '
                 f"({operand_types}) -> {result.type}")
@@ -154,6 +166,8 @@ def compile_kernel(tools, name, text, objects_dir):
                         f"--pass-pipeline=builtin.module({tools.pipeline})"])
     units = re.search(r"posenc\.workgroup_units = (\d+)", llvm_dialect)
     scratch = re.search(r"posenc\.scratch_bytes = (\d+)", llvm_dialect)
+    shared = re.search(r"posenc\.shared_scratch_bytes = (\d+)", llvm_dialect)
+    phases = re.search(r"posenc\.workgroup_phases = (\d+)", llvm_dialect)
     if not units or not scratch:
         raise RuntimeError(f"{name}: the kernel has no static workgroup count or scratch size")
     with open(base + ".llvm.mlir", "w") as f:
@@ -167,71 +181,125 @@ def compile_kernel(tools, name, text, objects_dir):
                                  os.path.join(HERE, "posenc_iree_freestanding.c"),
                                  "-o", base + ".support.o"])
     run([tools.ld, "-r", base + ".kernel.o", base + ".support.o", "-o", base + ".o"])
-    return os.path.abspath(base + ".o"), int(units.group(1)), int(scratch.group(1))
+    return Kernel(os.path.abspath(base + ".o"), int(units.group(1)), int(scratch.group(1)),
+                  int(shared.group(1)) if shared else 0, int(phases.group(1)) if phases else 1)
 
 
-def executable(name, obj, operands, result, scratch_bytes):
-    """The stream.executable: IREE's bindings -> the kernel's arguments."""
-    decl_args, shim_args, body, call = [], [], [], []
-    tensors = [op for op in operands if op.is_tensor] + [result]
-    for i, op in enumerate(tensors):
-        shim_args.append(f"%b{i}: !stream.binding")
-        body.append(f"      %m{i} = stream.binding.subspan %b{i}[%c0] : !stream.binding -> "
-                    f"{op.memref(False)}")
-        body.append(f"      %v{i} = memref.cast %m{i} : {op.memref(False)} to {op.memref()}")
-    scratch = len(tensors)
-    shim_args.append(f"%b{scratch}: !stream.binding")
-    body.append(f"      %m{scratch} = stream.binding.subspan %b{scratch}[%c0] : !stream.binding"
-                f" -> memref<{scratch_bytes}xi8>")
-    body.append(f"      %v{scratch} = memref.cast %m{scratch} : memref<{scratch_bytes}xi8> to "
-                f"memref<?xi8>")
-    t = 0
+class Kernel:
+    """A compiled kernel: its object, iterations, per-workgroup scratch bytes,
+    shared scratch bytes and phases (2: split decode keys, the combine a
+    second dispatch of one workgroup)."""
+
+    def __init__(self, obj, units, scratch, shared, phases):
+        self.obj, self.units, self.scratch = obj, units, scratch
+        self.shared, self.phases = shared, phases
+        self.workgroups = 1
+
+
+def shim(name, kernel_name, operands, result, phase, shared, scratch):
+    """One export's function: IREE's bindings (tensor operands, then
+    results) and push constants -> the kernel's arguments. `shared` and
+    `scratch` are byte counts; a shared buffer read (phase 1) is an operand
+    binding after the tensors, written (phase 0) a result after `result`."""
+    tensors = [op for op in operands if op.is_tensor]
+    bindings = [(op.memref(False), op.memref()) for op in tensors]
+    shared_ty = f"memref<{max(shared, 1)}xi8>"
+    if phase == 1:
+        bindings.append((shared_ty, "memref<?xi8>"))
+    bindings.append((result.memref(False), result.memref()))
+    if phase == 0 and shared:
+        bindings.append((shared_ty, "memref<?xi8>"))
+    bindings.append((f"memref<{scratch}xi8>", "memref<?xi8>"))
+    args, body = [], []
+    for i, (ty, cast) in enumerate(bindings):
+        args.append(f"%b{i}: !stream.binding")
+        body.append(f"      %m{i} = stream.binding.subspan %b{i}[%c0] : !stream.binding -> {ty}")
+        body.append(f"      %v{i} = memref.cast %m{i} : {ty} to {cast}")
+    n = len(tensors)
+    if phase == 1:
+        shared_v, out_v, scratch_v = f"%v{n}", f"%v{n + 1}", f"%v{n + 2}"
+    elif shared:
+        out_v, shared_v, scratch_v = f"%v{n}", f"%v{n + 1}", f"%v{n + 2}"
+    else:  # one phase: nothing is shared, the argument is any buffer
+        out_v, scratch_v = f"%v{n}", f"%v{n + 1}"
+        shared_v = scratch_v
+    call, t = [], 0
     for op in operands:
         if op.is_tensor:
             call.append((f"%v{t}", op.memref()))
             t += 1
         else:
-            shim_args.append(f"%s{op.index}: f32")
+            args.append(f"%s{op.index}: f32")
             call.append((f"%s{op.index}", "f32"))
-    call.append((f"%v{t}", result.memref()))
-    call.append((f"%v{scratch}", "memref<?xi8>"))
-    call += [("%id", "index"), ("%count", "index")]
-    decl_args = ", ".join(ty for _, ty in call)
+    call += [(out_v, result.memref()), (scratch_v, "memref<?xi8>"),
+             (shared_v, "memref<?xi8>"), ("%phase", "index"), ("%id", "index"),
+             ("%count", "index")]
+    decl = ", ".join(ty for _, ty in call)
+    return decl, f"""      func.func @{name}({", ".join(args)}) {{
+      %c0 = arith.constant 0 : index
+{chr(10).join(body)}
+      %phase = arith.constant {phase} : index
+      %id = hal.interface.workgroup.id[0] : index
+      %count = hal.interface.workgroup.count[0] : index
+      func.call @{kernel_name}({", ".join(v for v, _ in call)}) : ({decl}) -> ()
+      return
+      }}"""
+
+
+def executable(name, kernel, operands, result):
+    """The stream.executable: one export per phase, each a shim calling the
+    kernel linked from its object."""
+    exports, funcs, decl = [], [], ""
+    phases = [(name, 0, kernel.scratch * kernel.workgroups)]
+    if kernel.phases == 2:
+        phases.append((f"{name}_combine", 1, kernel.scratch))
+    for export, phase, scratch in phases:
+        decl, text = shim(export, f"{name}_workgroup", operands, result, phase, kernel.shared,
+                          scratch)
+        funcs.append(text)
+        exports.append(f"""    stream.executable.export public @{export} workgroups(%n: index) -> (index, index, index) {{
+      %c1 = arith.constant 1 : index
+      stream.return %n, %c1, %c1 : index, index, index
+    }}""")
     return f"""
   stream.executable private @{name}_executable attributes {{
     hal.executable.objects = #hal.executable.objects<{{
       #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64"> = [
-        #hal.executable.object<{{path = "{obj}"}}>]}}>
+        #hal.executable.object<{{path = "{kernel.obj}"}}>]}}>
   }} {{
-    stream.executable.export public @{name} workgroups(%n: index) -> (index, index, index) {{
-      %c1 = arith.constant 1 : index
-      stream.return %n, %c1, %c1 : index, index, index
-    }}
+{chr(10).join(exports)}
     builtin.module {{
-      func.func private @{name}_workgroup({decl_args}) attributes {{hal.import.static}}
-      func.func @{name}({", ".join(shim_args)}) {{
-      %c0 = arith.constant 0 : index
-{chr(10).join(body)}
-      %id = hal.interface.workgroup.id[0] : index
-      %count = hal.interface.workgroup.count[0] : index
-      func.call @{name}_workgroup({", ".join(v for v, _ in call)}) : ({decl_args}) -> ()
-      return
-      }}
+      func.func private @{name}_workgroup({decl}) attributes {{hal.import.static}}
+{chr(10).join(funcs)}
     }}
   }}
 """
 
 
-def dispatch(indent, result_name, name, operand_names, operands, result, scratch_bytes, count):
+def dispatch(indent, result_name, name, operand_names, operands, result, kernel):
+    """The flow.dispatch(es) of one attention: with two phases, the combine
+    reads the shared scratch that the parallel phase wrote."""
     tensors = [(n, op) for n, op in zip(operand_names, operands) if op.is_tensor]
     scalars = [(n, op) for n, op in zip(operand_names, operands) if not op.is_tensor]
     args = [n for n, _ in tensors] + [n for n, _ in scalars]
     types = [op.type for _, op in tensors] + [op.type for _, op in scalars]
-    count_name = f"%{name}_count"
-    return (f"{indent}{count_name} = arith.constant {count} : index\n"
-            f"{indent}{result_name}, %{name}_scratch = flow.dispatch "
-            f"@{name}_executable::@{name}[{count_name}]({', '.join(args)}) : "
-            f"({', '.join(types)}) -> ({result.type}, tensor<{scratch_bytes}xi8>)")
+    scratch_ty = f"tensor<{kernel.scratch * kernel.workgroups}xi8>"
+    count = f"{indent}%{name}_count = arith.constant {kernel.workgroups} : index\n"
+    if kernel.phases == 1:
+        return (count + f"{indent}{result_name}, %{name}_scratch = flow.dispatch "
+                f"@{name}_executable::@{name}[%{name}_count]({', '.join(args)}) : "
+                f"({', '.join(types)}) -> ({result.type}, {scratch_ty})")
+    shared_ty = f"tensor<{max(kernel.shared, 1)}xi8>"
+    combine_args = [n for n, _ in tensors] + [f"%{name}_shared"] + [n for n, _ in scalars]
+    combine_types = ([op.type for _, op in tensors] + [shared_ty]
+                     + [op.type for _, op in scalars])
+    return (count + f"{indent}%{name}_partial, %{name}_shared, %{name}_scratch = flow.dispatch "
+            f"@{name}_executable::@{name}[%{name}_count]({', '.join(args)}) : "
+            f"({', '.join(types)}) -> ({result.type}, {shared_ty}, {scratch_ty})\n"
+            f"{indent}%{name}_one = arith.constant 1 : index\n"
+            f"{indent}{result_name}, %{name}_combine_scratch = flow.dispatch "
+            f"@{name}_executable::@{name}_combine[%{name}_one]({', '.join(combine_args)}) : "
+            f"({', '.join(combine_types)}) -> ({result.type}, tensor<{kernel.scratch}xi8>)")
 
 
 def module_head(lines):
@@ -352,17 +420,20 @@ def convert(text, objects_dir, build=os.path.join(HERE, "..", "build"), clang=No
         except ValueError as e:
             raise ValueError(f"{name} ({result_name}): {e}")
         text = kernel_module(f"{name}_workgroup", operands, result, props, types_text)
-        obj, units, scratch = compile_kernel(tools, name, text, objects_dir)
-        workgroups = max(1, min(units, max_workgroups))
-        executables.append(executable(name, obj, operands, result, scratch * workgroups))
-        dispatches[name] = (operands, result, scratch * workgroups, workgroups)
+        kernel = compile_kernel(tools, name, text, objects_dir)
+        kernel.workgroups = max(1, min(kernel.units, max_workgroups))
+        executables.append(executable(name, kernel, operands, result))
+        dispatches[name] = (operands, result, kernel)
         lines.append(f'{indent}{result_name} = "posenc_iree.dispatch"({operand_text}) '
                      f'{{kernel = "{name}"}} : ({types_text}) -> {result_type}{loc}')
         if log:
             fused = [k for k in ("causal", "rope", "alibi", "sinks", "key_mask")
                      if re.search(rf"\b{k}\b", props)]
-            print(f"{name} ({' '.join(fused) or 'plain'}): {units} iterations on "
-                  f"{workgroups} workgroups, scratch {scratch} bytes each", file=log)
+            combine = (f", then a combine ({kernel.shared} shared bytes)"
+                       if kernel.phases == 2 else "")
+            print(f"{name} ({' '.join(fused) or 'plain'}): {kernel.units} iterations on "
+                  f"{kernel.workgroups} workgroups, scratch {kernel.scratch} bytes each"
+                  f"{combine}", file=log)
         del calls[name]
     if calls:
         raise RuntimeError(f"{', '.join(calls)}: the call was not found after lowering")

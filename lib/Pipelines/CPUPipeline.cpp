@@ -24,9 +24,6 @@
 using namespace mlir;
 using namespace mlir::posenc;
 
-/// A decode chunk longer than any key sequence.
-static constexpr int64_t kUnsplitDecodeChunk = int64_t(1) << 40;
-
 /// Tiles and vectorizes on tensors; the approximation marks what the
 /// lowering reduced to [-pi, pi].
 static void addTensorCodegen(OpPassManager &pm,
@@ -128,10 +125,6 @@ void mlir::posenc::buildCPUPipeline(OpPassManager &pm,
   LinalgLoweringSteps lowering;
   if (options.flashAttention) {
     lowering.attention = options.getTileAttentionOptions();
-    // Workgroups have no combine dispatch after the parallel loop: decode
-    // keys are not split (each batch x kv head is one iteration).
-    if (options.workgroups)
-      lowering.attention->decodeChunk = kUnsplitDecodeChunk;
   }
   addPosEncToLinalgSteps(pm.nest(func::FuncOp::getOperationName()), lowering);
   addTensorCodegen(pm, options);

@@ -137,6 +137,35 @@ FailureOr<int64_t> getSizeBound(Value value) {
       /*stopCondition=*/nullptr, /*closedUB=*/true);
 }
 
+/// Whether `alloc`'s buffer (or a view of it) is used inside `forall` and
+/// after it: a partial result that the combine after the loop reads.
+bool isReadAfter(memref::AllocOp alloc, scf::ForallOp forall) {
+  bool inside = false, after = false;
+  SmallVector<Value> worklist = {alloc.getResult()};
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user))
+        if (view.getViewSource() == value)
+          llvm::append_range(worklist, user->getResults());
+      if (forall->isProperAncestor(user)) {
+        inside = true;
+        continue;
+      }
+      Operation *top = forall->getBlock()->findAncestorOpInBlock(*user);
+      after |= top && forall->isBeforeInBlock(top);
+    }
+  }
+  return inside && after;
+}
+
+/// Whether `arg` is a `memref<?xi8>` (identity layout).
+bool isByteBuffer(Value arg) {
+  auto type = dyn_cast<MemRefType>(arg.getType());
+  return type && type.getRank() == 1 && type.isDynamicDim(0) &&
+         type.getElementType().isInteger(8) && type.getLayout().isIdentity();
+}
+
 struct PosEncAllocsToScratchPass
     : posenc::impl::PosEncAllocsToScratchBase<PosEncAllocsToScratchPass> {
   void getDependentDialects(DialectRegistry &registry) const override {
@@ -154,21 +183,30 @@ struct PosEncAllocsToScratchPass
     if (!scratch)
       return;
     BlockArgument id = getMarkedArgument(func, kWorkgroupIdAttr);
-    auto scratchType = dyn_cast<MemRefType>(scratch.getType());
-    if (!id || !id.getType().isIndex() || !scratchType ||
-        scratchType.getRank() != 1 || !scratchType.isDynamicDim(0) ||
-        !scratchType.getElementType().isInteger(8) ||
-        !scratchType.getLayout().isIdentity()) {
+    if (!id || !id.getType().isIndex() || !isByteBuffer(scratch)) {
       func.emitError() << "needs a memref<?xi8> argument marked `"
                        << kScratchAttr << "` and an index argument marked `"
                        << kWorkgroupIdAttr << "`";
       return signalPassFailure();
     }
+    // Split decode keys: the partial results of the parallel loop, read by
+    // the combine after it (a second dispatch), are shared by the
+    // workgroups: they live in the shared scratch argument.
+    BlockArgument sharedScratch = getMarkedArgument(func, kSharedScratchAttr);
+    scf::ForallOp split = findSplitForall(func, scratch);
+    if (split && (!sharedScratch || !isByteBuffer(sharedScratch))) {
+      split.emitOpError()
+          << "computes partial results that the ops after it combine: the "
+             "kernel needs a memref<?xi8> argument marked `"
+          << kSharedScratchAttr << "` for them";
+      return signalPassFailure();
+    }
 
-    // One slot per alloc, in program order.
+    // One slot per alloc, in program order; shared ones in the shared
+    // scratch.
     const DataLayout &layout = DataLayout::closest(func);
-    SmallVector<std::pair<memref::AllocOp, int64_t>> slots;
-    int64_t bytes = 0;
+    SmallVector<std::pair<memref::AllocOp, int64_t>> slots, sharedSlots;
+    int64_t bytes = 0, sharedBytes = 0;
     WalkResult result = func.walk([&](memref::AllocOp alloc) {
       MemRefType type = alloc.getType();
       // Dynamic sizes (partial tiles) take the slot of their largest value.
@@ -200,16 +238,19 @@ struct PosEncAllocsToScratchPass
       }
       int64_t alignment =
           std::max<int64_t>(kSlotAlignment, alloc.getAlignment().value_or(1));
-      bytes = llvm::alignTo(bytes, alignment);
-      slots.emplace_back(alloc, bytes);
-      bytes += elements *
-               static_cast<int64_t>(
-                   layout.getTypeSize(type.getElementType()).getFixedValue());
+      bool isShared = split && isReadAfter(alloc, split);
+      int64_t &end = isShared ? sharedBytes : bytes;
+      end = llvm::alignTo(end, alignment);
+      (isShared ? sharedSlots : slots).emplace_back(alloc, end);
+      end += elements *
+             static_cast<int64_t>(
+                 layout.getTypeSize(type.getElementType()).getFixedValue());
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
       return signalPassFailure();
     bytes = llvm::alignTo(bytes, kSlotAlignment);
+    sharedBytes = llvm::alignTo(sharedBytes, kSlotAlignment);
 
     IRRewriter rewriter(&getContext());
     rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
@@ -217,18 +258,30 @@ struct PosEncAllocsToScratchPass
     Value base = arith::MulIOp::create(
         rewriter, loc, id,
         arith::ConstantIndexOp::create(rewriter, loc, bytes));
-    for (auto [alloc, offset] : slots) {
-      rewriter.setInsertionPoint(alloc);
-      Value shift = arith::AddIOp::create(
-          rewriter, alloc.getLoc(), base,
-          arith::ConstantIndexOp::create(rewriter, alloc.getLoc(), offset));
-      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-        if (isa<memref::DeallocOp>(user))
-          rewriter.eraseOp(user);
-      rewriter.replaceOpWithNewOp<memref::ViewOp>(
-          alloc, alloc.getType(), scratch, shift, alloc.getDynamicSizes());
+    auto place = [&](ArrayRef<std::pair<memref::AllocOp, int64_t>> allocs,
+                     Value buffer, Value start) {
+      for (auto [alloc, offset] : allocs) {
+        rewriter.setInsertionPoint(alloc);
+        Value shift = arith::AddIOp::create(
+            rewriter, alloc.getLoc(), start,
+            arith::ConstantIndexOp::create(rewriter, alloc.getLoc(), offset));
+        for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+          if (isa<memref::DeallocOp>(user))
+            rewriter.eraseOp(user);
+        rewriter.replaceOpWithNewOp<memref::ViewOp>(
+            alloc, alloc.getType(), buffer, shift, alloc.getDynamicSizes());
+      }
+    };
+    place(slots, scratch, base);
+    if (!sharedSlots.empty()) {
+      rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
+      place(sharedSlots, sharedScratch,
+            arith::ConstantIndexOp::create(rewriter, loc, 0));
     }
     func->setAttr(kScratchBytesAttr, rewriter.getI64IntegerAttr(bytes));
+    if (split)
+      func->setAttr(kSharedScratchBytesAttr,
+                    rewriter.getI64IntegerAttr(sharedBytes));
   }
 };
 

@@ -30,50 +30,6 @@ using namespace mlir::posenc;
 
 namespace {
 
-/// Whether `buffer` is the workgroup's own memory: allocated by the function,
-/// or in the scratch argument (whose slices are the workgroups' own after
-/// posenc-allocs-to-scratch).
-bool isPrivate(Value buffer, Value scratch) {
-  Value root = getRootBuffer(buffer);
-  return (scratch && root == scratch) ||
-         isa_and_present<memref::AllocOp, memref::AllocaOp>(
-             root.getDefiningOp());
-}
-
-/// The first op in `root` (itself included) that writes memory other than
-/// the workgroup's own, or may (side effects unknown).
-Operation *findSharedWrite(Operation *root, Value scratch,
-                           Operation *skip = nullptr) {
-  Operation *found = nullptr;
-  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op == skip)
-      return WalkResult::skip();
-    // An op's own effects first (linalg ops on buffers have both theirs
-    // and recursive ones); nested ops are visited next.
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (!effects) {
-      if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
-          op->hasTrait<OpTrait::IsTerminator>() || isa<FunctionOpInterface>(op))
-        return WalkResult::advance();
-      found = op;
-      return WalkResult::interrupt();
-    }
-    SmallVector<MemoryEffects::EffectInstance> instances;
-    effects.getEffects(instances);
-    for (MemoryEffects::EffectInstance &effect : instances) {
-      if (!isa<MemoryEffects::Write>(effect.getEffect()))
-        continue;
-      Value written = effect.getValue();
-      if (!written || !isPrivate(written, scratch)) {
-        found = op;
-        return WalkResult::interrupt();
-      }
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
-
 /// Replaces `forall` (on buffers) by a loop over the linearized iterations
 /// of workgroup `id` of `count`. Returns the static iteration count, or 0.
 int64_t distribute(RewriterBase &rewriter, scf::ForallOp forall, Value id,
@@ -130,10 +86,10 @@ int64_t distribute(RewriterBase &rewriter, scf::ForallOp forall, Value id,
                                                /*hasOuterBound=*/true)
           .getResults());
   std::reverse(basis.begin(), basis.end());
-  SmallVector<Value> indices(affine::AffineDelinearizeIndexOp::create(
-                                 rewriter, loc, iv, basis,
-                                 /*hasOuterBound=*/true)
-                                 .getResults());
+  SmallVector<Value> indices(
+      affine::AffineDelinearizeIndexOp::create(rewriter, loc, iv, basis,
+                                               /*hasOuterBound=*/true)
+          .getResults());
   std::reverse(indices.begin(), indices.end());
   for (auto [index, other] : llvm::zip_equal(indices, lastFastest))
     index = arith::SelectOp::create(rewriter, loc, blocked, other, index);
@@ -170,6 +126,42 @@ LogicalResult runOnFirstWorkgroup(RewriterBase &rewriter,
   for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
            std::next(onFirst->getIterator()), terminator->getIterator())))
     rewriter.moveOpBefore(&op, then->getTerminator());
+  return success();
+}
+
+/// Phase 0 runs `distributed` (the parallel loop), phase 1 what follows it
+/// on workgroup 0; what precedes it (private work) runs in both.
+LogicalResult splitPhases(RewriterBase &rewriter, FunctionOpInterface func,
+                          scf::ForallOp distributed, Value id, Value phase) {
+  Block &body = func.getFunctionBody().front();
+  Operation *terminator = body.getTerminator();
+  if (terminator->getNumOperands() != 0)
+    return func.emitError("returns values: a kernel in two phases must "
+                          "return nothing");
+  SmallVector<Operation *> after;
+  for (Operation *op = distributed->getNextNode(); op != terminator;
+       op = op->getNextNode())
+    after.push_back(op);
+  Location loc = distributed.getLoc();
+  rewriter.setInsertionPoint(distributed);
+  auto isPhase = [&](int64_t value) -> Value {
+    return arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, phase,
+        arith::ConstantIndexOp::create(rewriter, loc, value));
+  };
+  auto parallel =
+      scf::IfOp::create(rewriter, loc, isPhase(0), /*withElseRegion=*/false);
+  rewriter.moveOpBefore(distributed, parallel.thenBlock()->getTerminator());
+  rewriter.setInsertionPoint(terminator);
+  Value onFirst =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, id,
+                            arith::ConstantIndexOp::create(rewriter, loc, 0));
+  auto combine = scf::IfOp::create(
+      rewriter, loc, arith::AndIOp::create(rewriter, loc, isPhase(1), onFirst),
+      /*withElseRegion=*/false);
+  for (Operation *op : after)
+    rewriter.moveOpBefore(op, combine.thenBlock()->getTerminator());
+  func->setAttr(kWorkgroupPhasesAttr, rewriter.getI64IntegerAttr(2));
   return success();
 }
 
@@ -233,12 +225,33 @@ struct PosEncForallToWorkgroupsPass
                               "workgroups");
       return signalPassFailure();
     }
-    if (Operation *race = findSharedWrite(func, scratch, distributed)) {
-      race->emitOpError("writes the kernel's arguments (or memory it does "
-                        "not allocate) outside the scf.forall that becomes "
-                        "the workgroups: every workgroup would run it");
+    // Writes after the loop only, with a phase argument: a kernel in two
+    // phases (the combine of split decode keys reads what every workgroup
+    // wrote), dispatched twice.
+    BlockArgument phase = getMarkedArgument(func, kWorkgroupPhaseAttr);
+    Operation *race = findSharedWrite(func, scratch, distributed);
+    bool twoPhases = race && phase && phase.getType().isIndex();
+    for (Operation *op = distributed->getPrevNode(); twoPhases && op;
+         op = op->getPrevNode())
+      if (Operation *before = findSharedWrite(op, scratch)) {
+        race = before;
+        twoPhases = false;
+      }
+    if (race && !twoPhases) {
+      InFlightDiagnostic diag = race->emitOpError(
+          "writes the kernel's arguments (or memory it does not allocate) "
+          "outside the scf.forall that becomes the workgroups: every "
+          "workgroup would run it");
+      if (!phase &&
+          distributed->isBeforeInBlock(
+              func.getFunctionBody().front().findAncestorOpInBlock(*race)))
+        diag << " (after it: an index argument marked `" << kWorkgroupPhaseAttr
+             << "` runs it as a second phase)";
       return signalPassFailure();
     }
+    if (twoPhases &&
+        failed(splitPhases(rewriter, func, distributed, id, phase)))
+      return signalPassFailure();
 
     for (scf::ForallOp forall : local) {
       rewriter.setInsertionPoint(forall);

@@ -2,7 +2,9 @@
 
 #include "WorkgroupKernel.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
@@ -37,4 +39,64 @@ Value mlir::posenc::getRootBuffer(Value value) {
     }
     return value;
   }
+}
+
+bool mlir::posenc::isPrivateBuffer(Value buffer, Value scratch) {
+  Value root = getRootBuffer(buffer);
+  return (scratch && root == scratch) ||
+         isa_and_present<memref::AllocOp, memref::AllocaOp>(
+             root.getDefiningOp());
+}
+
+Operation *mlir::posenc::findSharedWrite(Operation *root, Value scratch,
+                                         Operation *skip) {
+  Operation *found = nullptr;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == skip)
+      return WalkResult::skip();
+    // A prefetch declares it writes its memref (upstream) but changes none.
+    if (isa<memref::PrefetchOp>(op))
+      return WalkResult::advance();
+    // An op's own effects first (linalg ops on buffers have both theirs
+    // and recursive ones); nested ops are visited next.
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects) {
+      if (op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+          op->hasTrait<OpTrait::IsTerminator>() || isa<FunctionOpInterface>(op))
+        return WalkResult::advance();
+      found = op;
+      return WalkResult::interrupt();
+    }
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (MemoryEffects::EffectInstance &effect : instances) {
+      if (!isa<MemoryEffects::Write>(effect.getEffect()))
+        continue;
+      Value written = effect.getValue();
+      if (!written || !isPrivateBuffer(written, scratch)) {
+        found = op;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+scf::ForallOp mlir::posenc::findSplitForall(FunctionOpInterface func,
+                                            Value scratch) {
+  if (func.isExternal())
+    return {};
+  scf::ForallOp last;
+  for (auto forall : func.getFunctionBody().front().getOps<scf::ForallOp>()) {
+    if (findSharedWrite(forall, scratch))
+      return {};
+    last = forall;
+  }
+  if (!last)
+    return {};
+  for (Operation *op = last->getNextNode(); op; op = op->getNextNode())
+    if (findSharedWrite(op, scratch))
+      return last;
+  return {};
 }

@@ -23,9 +23,10 @@ Then 10 seeded random cases: batch, heads, groups, lengths (Sq <= Sk), head
 dim, causal, ALiBi, sinks, a padding mask, tiles and workgroup counts
 drawn.
 
-A decode step over 2048 keys runs unsplit (posenc-cpu-pipeline{workgroups}
-does not split decode keys: the combine after the parallel loop would run
-in every workgroup). Dynamic shapes are refused with the script's message.
+A decode step over 300 keys runs unsplit; over 2048 keys it is split into
+chunks whose partial results the kernel's second phase combines (a second
+dispatch of one workgroup). Dynamic shapes are refused with the script's
+message.
 """
 
 import argparse
@@ -51,13 +52,16 @@ def check(name, got, want, tol=None):
     RESULTS.check(name, got, want, tol)
 
 
-def compile_module(ctx, name, src, attentions=1):
+def compile_module(ctx, name, src, attentions=1, combines=0):
     host = pk.convert(src, os.path.join(ctx.tmp, name), build=ctx.build, workgroups=3,
                       pipeline_options=TILES)
     if re.search(r'"posenc\.\w+"\(', host):
         raise RuntimeError("a posenc op is left in the host module")
-    if host.count("flow.dispatch @posenc_attention_") != attentions:
+    if len(re.findall(r"flow\.dispatch @(posenc_attention_\d+)_executable::@\1\[", host)) != attentions:
         raise RuntimeError("expected one dispatch per attention")
+    if len(re.findall(r"flow\.dispatch @(posenc_attention_\d+)_executable::@\1_combine\[",
+                      host)) != combines:
+        raise RuntimeError(f"expected {combines} combine dispatch(es)")
     if "linalg.softmax" in host or "math.exp" in host:
         raise RuntimeError("an attention was lowered to linalg")
     return pi.Module(pi.compile_with_iree(host))
@@ -123,9 +127,9 @@ func.func @f(%q: {q}, %k: {k}, %v: {k}, %s: tensor<{hq}xf32>, %m: tensor<{b}x{s}
 
 def decode(ctx, rng, name, sk):
     # One query over sk keys, GQA 8/2, causal (the query at the last
-    # position). posenc-run splits more than 512 keys into chunks combined
-    # after the parallel loop; workgroup kernels keep them whole (each
-    # batch x kv head one iteration).
+    # position). More than 512 keys are split into chunks (batch x kv head x
+    # chunk iterations, their partial results in the shared scratch), combined
+    # by a second dispatch of one workgroup.
     hq, hkv, d = 8, 2, 64
     q, k = ty((1, hq, 1, d)), ty((1, hkv, sk, d))
     src = f"""
@@ -134,8 +138,41 @@ func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
   return %o : {q}
 }}"""
     qa, ka, va = normal(rng, 1, hq, 1, d), normal(rng, 1, hkv, sk, d), normal(rng, 1, hkv, sk, d)
-    got = compile_module(ctx, name, src)("f", qa, ka, va)[0]
+    got = compile_module(ctx, name, src, combines=int(sk > 512))("f", qa, ka, va)[0]
     check(name, got, ref.attention(qa, ka, va, causal=True))
+
+
+def decode_split_features(ctx, rng):
+    # Split decode keys with what the combine must honour: two sequences,
+    # GQA 6/2, 2 query rows after 1098 cached keys (3 chunks, the last
+    # partial), causal, sinks, the second sequence padded by 100 keys; then
+    # ALiBi over 777 keys.
+    b, hq, hkv, sq, sk, d = 2, 6, 2, 2, 1100, 32
+    q, k = ty((b, hq, sq, d)), ty((b, hkv, sk, d))
+    src = f"""
+func.func @f(%q: {q}, %k: {k}, %v: {k}, %s: tensor<{hq}xf32>, %m: tensor<{b}x{sk}xi32>) -> {q} {{
+  %o = posenc.attention %q, %k, %v causal sinks(%s : tensor<{hq}xf32>)
+      key_mask(%m : tensor<{b}x{sk}xi32>) : {q}, {k}, {k} -> {q}
+  return %o : {q}
+}}"""
+    qa, ka, va = normal(rng, b, hq, sq, d), normal(rng, b, hkv, sk, d), normal(rng, b, hkv, sk, d)
+    sinks = (rng.standard_normal(hq) * 2).astype(np.float32)
+    mask = np.ones((b, sk), np.int32)
+    mask[1, :100] = 0
+    got = compile_module(ctx, "split_sinks", src, combines=1)("f", qa, ka, va, sinks, mask)[0]
+    check("decode_split_sinks_padding", got,
+          ref.attention(qa, ka, va, causal=True, sinks=sinks, key_mask=mask))
+    h, sk = 4, 777
+    q, k = ty((1, h, 1, d)), ty((1, h, sk, d))
+    src = f"""
+func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
+  %o = posenc.attention %q, %k, %v causal alibi(<num_heads = {h}>) : {q}, {k}, {k} -> {q}
+  return %o : {q}
+}}"""
+    qa, ka, va = normal(rng, 1, h, 1, d), normal(rng, 1, h, sk, d), normal(rng, 1, h, sk, d)
+    got = compile_module(ctx, "split_alibi", src, combines=1)("f", qa, ka, va)[0]
+    check("decode_split_alibi", got,
+          ref.attention(qa, ka, va, causal=True, alibi_slopes=ref.alibi_slopes(h)))
 
 
 def half_precision(ctx, rng, elem):
@@ -292,7 +329,8 @@ def main():
     cases = [gqa_odd_groups_rope_causal, alibi_kv_offset, sinks_padding_mask,
              lambda c, r: decode(c, r, "decode_unsplit", 300),
              lambda c, r: half_precision(c, r, "bf16"), lambda c, r: half_precision(c, r, "f16"),
-             two_layers, lambda c, r: decode(c, r, "decode_long", 2048), yarn_scalar_operand,
+             two_layers, lambda c, r: decode(c, r, "decode_long", 2048), decode_split_features,
+             yarn_scalar_operand,
              refused,
              random_cases]
     with tempfile.TemporaryDirectory() as tmp:

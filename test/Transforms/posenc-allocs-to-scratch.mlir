@@ -116,3 +116,63 @@ func.func @carried(%scratch: memref<?xi8> {posenc.scratch}, %id: index {posenc.w
   }
   return
 }
+
+// -----
+
+// Split decode keys: the parallel loop writes partial results (%partial)
+// that the ops after it read; they live in the shared scratch at offset 0
+// (posenc.shared_scratch_bytes, the same for every workgroup). The loop's
+// own buffer (%tmp) and the combine's (%sum) stay in the workgroup's slice;
+// a prefetch of the output writes nothing.
+// CHECK-LABEL: func.func @split
+// CHECK-SAME: (%[[OUT:[^:]+]]: memref<4xf32>, %[[S:[^:]+]]: memref<?xi8> {posenc.scratch}, %[[SH:[^:]+]]: memref<?xi8> {posenc.shared_scratch}, %[[ID:[^:]+]]: index {posenc.workgroup_id})
+// CHECK-SAME: attributes {posenc.scratch_bytes = 128 : i64, posenc.shared_scratch_bytes = 64 : i64}
+// CHECK: %[[SHARED_BASE:.+]] = arith.constant 0 : index
+// CHECK: %[[BASE:.+]] = arith.muli %[[ID]], %c128 : index
+// CHECK: %[[O0:.+]] = arith.addi %[[SHARED_BASE]], %{{.+}} : index
+// CHECK: %[[PARTIAL:.+]] = memref.view %[[SH]][%[[O0]]][] : memref<?xi8> to memref<2x4xf32>
+// CHECK: scf.forall
+// CHECK:   %[[O1:.+]] = arith.addi %[[BASE]], %{{.+}} : index
+// CHECK:   memref.view %[[S]][%[[O1]]][] : memref<?xi8> to memref<4xf32>
+// CHECK: %[[O2:.+]] = arith.addi %[[BASE]], %c64 : index
+// CHECK: memref.view %[[S]][%[[O2]]][] : memref<?xi8> to memref<4xf32>
+func.func @split(%out: memref<4xf32>, %scratch: memref<?xi8> {posenc.scratch},
+                 %shared: memref<?xi8> {posenc.shared_scratch},
+                 %id: index {posenc.workgroup_id}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %partial = memref.alloc() : memref<2x4xf32>
+  scf.forall (%chunk) in (2) {
+    %tmp = memref.alloc() : memref<4xf32>
+    %one = arith.constant 1.0 : f32
+    linalg.fill ins(%one : f32) outs(%tmp : memref<4xf32>)
+    memref.prefetch %out[%c0], write, locality<3>, data : memref<4xf32>
+    %row = memref.subview %partial[%chunk, 0] [1, 4] [1, 1]
+        : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+    memref.copy %tmp, %row : memref<4xf32> to memref<4xf32, strided<[1], offset: ?>>
+  }
+  %sum = memref.alloc() : memref<4xf32>
+  %first = memref.subview %partial[0, 0] [1, 4] [1, 1]
+      : memref<2x4xf32> to memref<4xf32, strided<[1]>>
+  memref.copy %first, %sum : memref<4xf32, strided<[1]>> to memref<4xf32>
+  memref.copy %sum, %out : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+func.func @split_without_shared(%out: memref<4xf32>, %scratch: memref<?xi8> {posenc.scratch},
+                                %id: index {posenc.workgroup_id}) {
+  %partial = memref.alloc() : memref<2x4xf32>
+  // expected-error @below {{computes partial results that the ops after it combine: the kernel needs a memref<?xi8> argument marked `posenc.shared_scratch` for them}}
+  scf.forall (%chunk) in (2) {
+    %one = arith.constant 1.0 : f32
+    %row = memref.subview %partial[%chunk, 0] [1, 4] [1, 1]
+        : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+    linalg.fill ins(%one : f32) outs(%row : memref<4xf32, strided<[1], offset: ?>>)
+  }
+  %first = memref.subview %partial[0, 0] [1, 4] [1, 1]
+      : memref<2x4xf32> to memref<4xf32, strided<[1]>>
+  memref.copy %first, %out : memref<4xf32, strided<[1]>> to memref<4xf32>
+  return
+}

@@ -212,3 +212,105 @@ func.func @tensors(%out: tensor<4xf32>, %id: index {posenc.workgroup_id},
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// Two phases (split decode keys): the loop writes partial results to the
+// shared scratch, the ops after it combine them into the output. Phase 0
+// runs the loop over the workgroups, phase 1 the combine on workgroup 0;
+// what precedes the loop (private work) runs in both. A prefetch is no
+// write.
+// CHECK-LABEL: func.func @two_phases
+// CHECK-SAME: %[[PHASE:[^:]+]]: index {posenc.workgroup_phase}, %[[ID:[^:]+]]: index {posenc.workgroup_id}
+// CHECK-SAME: attributes {posenc.workgroup_phases = 2 : i64, posenc.workgroup_units = 2 : i64}
+// CHECK: linalg.fill {{.*}} outs(%[[TMP:.+]] : memref<4xf32>)
+// CHECK: %[[P0:.+]] = arith.cmpi eq, %[[PHASE]], %c0{{.*}} : index
+// CHECK: scf.if %[[P0]] {
+// CHECK:   scf.for
+// CHECK:     memref.prefetch
+// CHECK:     memref.copy %[[TMP]], %{{.+}} : memref<4xf32> to memref<4xf32, strided<[1], offset: ?>>
+// CHECK: }
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[ID]], %c0{{.*}} : index
+// CHECK: %[[P1:.+]] = arith.cmpi eq, %[[PHASE]], %c1{{.*}} : index
+// CHECK: %[[COMBINE:.+]] = arith.andi %[[P1]], %[[FIRST]] : i1
+// CHECK: scf.if %[[COMBINE]] {
+// CHECK:   memref.copy %{{.+}}, %{{.+}} : memref<4xf32, strided<[1]>> to memref<4xf32>
+// CHECK: }
+// CHECK-NEXT: return
+func.func @two_phases(%out: memref<4xf32>, %scratch: memref<?xi8> {posenc.scratch},
+                      %shared: memref<?xi8> {posenc.shared_scratch},
+                      %phase: index {posenc.workgroup_phase},
+                      %id: index {posenc.workgroup_id}, %count: index {posenc.workgroup_count}) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %tmp = memref.view %scratch[%c0][] : memref<?xi8> to memref<4xf32>
+  linalg.fill ins(%one : f32) outs(%tmp : memref<4xf32>)
+  %partial = memref.view %shared[%c0][] : memref<?xi8> to memref<2x4xf32>
+  scf.forall (%chunk) in (2) {
+    memref.prefetch %out[%c0], write, locality<3>, data : memref<4xf32>
+    %row = memref.subview %partial[%chunk, 0] [1, 4] [1, 1]
+        : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+    memref.copy %tmp, %row : memref<4xf32> to memref<4xf32, strided<[1], offset: ?>>
+  }
+  %first = memref.subview %partial[0, 0] [1, 4] [1, 1]
+      : memref<2x4xf32> to memref<4xf32, strided<[1]>>
+  memref.copy %first, %out : memref<4xf32, strided<[1]>> to memref<4xf32>
+  return
+}
+
+// -----
+
+// Writes after the loop without a phase argument: every workgroup would run
+// them; the error says what makes them a second phase.
+func.func @after_without_phase(%out: memref<4xf32>, %shared: memref<?xi8> {posenc.shared_scratch},
+                               %id: index {posenc.workgroup_id}, %count: index {posenc.workgroup_count}) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %partial = memref.view %shared[%c0][] : memref<?xi8> to memref<2x4xf32>
+  scf.forall (%chunk) in (2) {
+    %row = memref.subview %partial[%chunk, 0] [1, 4] [1, 1]
+        : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+    linalg.fill ins(%one : f32) outs(%row : memref<4xf32, strided<[1], offset: ?>>)
+  }
+  // expected-error @below {{writes the kernel's arguments (or memory it does not allocate) outside the scf.forall that becomes the workgroups: every workgroup would run it (after it: an index argument marked `posenc.workgroup_phase` runs it as a second phase)}}
+  linalg.fill ins(%one : f32) outs(%out : memref<4xf32>)
+  return
+}
+
+// -----
+
+// Writes before the loop cannot be a phase: refused with a phase argument.
+func.func @before_with_phase(%out: memref<4xf32>, %shared: memref<?xi8> {posenc.shared_scratch},
+                             %phase: index {posenc.workgroup_phase},
+                             %id: index {posenc.workgroup_id}, %count: index {posenc.workgroup_count}) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  // expected-error @below {{writes the kernel's arguments (or memory it does not allocate) outside the scf.forall that becomes the workgroups: every workgroup would run it}}
+  linalg.fill ins(%one : f32) outs(%out : memref<4xf32>)
+  %partial = memref.view %shared[%c0][] : memref<?xi8> to memref<2x4xf32>
+  scf.forall (%chunk) in (2) {
+    %row = memref.subview %partial[%chunk, 0] [1, 4] [1, 1]
+        : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+    linalg.fill ins(%one : f32) outs(%row : memref<4xf32, strided<[1], offset: ?>>)
+  }
+  linalg.fill ins(%one : f32) outs(%out : memref<4xf32>)
+  return
+}
+
+// -----
+
+// expected-error @below {{returns values: a kernel in two phases must return nothing}}
+func.func @two_phases_returning(%out: memref<4xf32>, %shared: memref<?xi8> {posenc.shared_scratch},
+                                %phase: index {posenc.workgroup_phase},
+                                %id: index {posenc.workgroup_id}, %count: index {posenc.workgroup_count}) -> index {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %partial = memref.view %shared[%c0][] : memref<?xi8> to memref<2x4xf32>
+  scf.forall (%chunk) in (2) {
+    %row = memref.subview %partial[%chunk, 0] [1, 4] [1, 1]
+        : memref<2x4xf32> to memref<4xf32, strided<[1], offset: ?>>
+    linalg.fill ins(%one : f32) outs(%row : memref<4xf32, strided<[1], offset: ?>>)
+  }
+  linalg.fill ins(%one : f32) outs(%out : memref<4xf32>)
+  return %c0 : index
+}

@@ -55,8 +55,10 @@ struct CPUPipelineOptions
                      "posenc.scratch run their parallel loop's iterations "
                      "as workgroups and keep their buffers in scratch "
                      "memory (posenc-forall-to-workgroups, "
-                     "posenc-allocs-to-scratch); no OpenMP, and decode "
-                     "keys are not split into chunks"),
+                     "posenc-allocs-to-scratch); no OpenMP. Split decode "
+                     "keys make a kernel of two phases (an argument marked "
+                     "posenc.workgroup_phase; partial results in one "
+                     "marked posenc.shared_scratch)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> approximateTrig{
       *this, "approximate-trig",

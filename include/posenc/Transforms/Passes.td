@@ -214,25 +214,42 @@ def PosEncForallToWorkgroups
     bufferization).
 
     The function's one top-level `scf.forall` that writes the function's
-    arguments becomes a loop over its iterations (linearized with the first
-    dimension fastest) from the workgroup id to the iteration count in steps
-    of the workgroup count, so that every host workgroup count of 1 or more
-    runs each iteration once. The order makes each workgroup sweep the last
-    dimension (the flash nest's query blocks: causal blocks grow with it),
-    whichever workgroups a host thread gets. The iteration count is stored as the function's
-    `posenc.workgroup_units` attribute (an `i64`) when it is static. Every
-    other top-level `scf.forall` writes only buffers the function allocates
-    and becomes sequential loops: each workgroup runs it whole.
+    arguments becomes a loop over the iterations of workgroup `id` of
+    `count`, so that every host workgroup count of 1 or more runs each
+    iteration once. When `count` divides the product of the forall's
+    dimensions but the last (the flash nest's batch x kv head), each
+    workgroup takes a contiguous range of whole slices, last dimension
+    fastest (equal work; consecutive iterations read the same keys and
+    values). Otherwise it runs the iterations `id`, `id + count`, ... of
+    the forall linearized with the first dimension fastest, so that each
+    workgroup sweeps the last dimension (the nest's query blocks: causal
+    blocks grow with it) whichever workgroups a host thread gets. The
+    choice is made at run time. The iteration count is stored as the
+    function's `posenc.workgroup_units` attribute (an `i64`) when it is
+    static. Every other top-level `scf.forall` writes only buffers the
+    function allocates and becomes sequential loops: each workgroup runs
+    it whole.
+
+    Two phases (split decode keys): when the ops after that forall write
+    the arguments (the combine of the partial results the forall wrote to
+    the `posenc.shared_scratch` argument, see posenc-allocs-to-scratch) and
+    the function has an `index` argument marked `posenc.workgroup_phase`,
+    the forall runs under `scf.if phase == 0` and the ops after it under
+    `scf.if phase == 1 and id == 0`; what precedes the forall (private
+    work) runs in both. The function gets `posenc.workgroup_phases = 2`:
+    the host dispatches it over its workgroups with phase 0, then once
+    with phase 1.
 
     A function that writes its arguments but has no such forall (a kernel
     too small to tile into blocks) is one iteration: its body moves under
     `scf.if` on workgroup id 0 (units 1). Writes to the scratch argument
     count as the workgroup's own (posenc-allocs-to-scratch gives each
-    workgroup its slice).
+    workgroup its slice); `memref.prefetch` writes nothing.
 
     Fails with a diagnostic, changing nothing, when the function holds
-    several such foralls, or when an op outside it writes an argument
-    (every workgroup would run it: a race).
+    several such foralls, when an op before it writes an argument, or when
+    one after it does and there is no phase argument (every workgroup would
+    run it: a race), or when a two-phase function returns values.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",
@@ -258,7 +275,13 @@ def PosEncAllocsToScratch
     function's `posenc.scratch_bytes` attribute (an `i64`). A dynamic size
     (a partial tile) takes the slot of its constant upper bound (value
     bounds). The host sizes the scratch buffer `B` times its workgroup
-    count. A slot is reused each time its alloc runs, which is exact when no
+    count. Split decode keys: when no top-level `scf.forall` writes
+    memory other than the function's own and ops after the last one do
+    (the combine), the buffers that forall writes and those ops read are
+    shared by the workgroups: they take slots of the `memref<?xi8>`
+    argument marked `posenc.shared_scratch` from offset 0 instead, and
+    their total is stored as `posenc.shared_scratch_bytes` (an error
+    without that argument). A slot is reused each time its alloc runs, which is exact when no
     buffer outlives the loop iteration that allocated it: an alloc inside a
     loop whose buffer (or a view of it) reaches the loop's `scf.yield` is an
     error, as is a size without a constant bound; the function is then
