@@ -105,24 +105,27 @@ func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
           ref.attention(qa, ka, va, causal=True, alibi_slopes=ref.alibi_slopes(hq)))
 
 
-def sinks_padding_mask(ctx, rng):
+def sinks_and_padding(ctx, rng, name, b, hq, hkv, sq, sk, d, padded, combines=0):
     # gpt-oss sinks and HF's attention_mask (the second sequence left-padded
-    # by 5 keys), causal, GQA 8/2, two sequences.
-    b, hq, hkv, s, d = 2, 8, 2, 29, 16
-    q, k = ty((b, hq, s, d)), ty((b, hkv, s, d))
+    # by `padded` keys), causal.
+    q, k = ty((b, hq, sq, d)), ty((b, hkv, sk, d))
     src = f"""
-func.func @f(%q: {q}, %k: {k}, %v: {k}, %s: tensor<{hq}xf32>, %m: tensor<{b}x{s}xi32>) -> {q} {{
+func.func @f(%q: {q}, %k: {k}, %v: {k}, %s: tensor<{hq}xf32>, %m: tensor<{b}x{sk}xi32>) -> {q} {{
   %o = posenc.attention %q, %k, %v causal sinks(%s : tensor<{hq}xf32>)
-      key_mask(%m : tensor<{b}x{s}xi32>) : {q}, {k}, {k} -> {q}
+      key_mask(%m : tensor<{b}x{sk}xi32>) : {q}, {k}, {k} -> {q}
   return %o : {q}
 }}"""
-    qa, ka, va = normal(rng, b, hq, s, d), normal(rng, b, hkv, s, d), normal(rng, b, hkv, s, d)
+    qa, ka, va = normal(rng, b, hq, sq, d), normal(rng, b, hkv, sk, d), normal(rng, b, hkv, sk, d)
     sinks = (rng.standard_normal(hq) * 2).astype(np.float32)
-    mask = np.ones((b, s), np.int32)
-    mask[1, :5] = 0
-    got = compile_module(ctx, "sinks", src)("f", qa, ka, va, sinks, mask)[0]
-    check("sinks_padding_mask", got,
-          ref.attention(qa, ka, va, causal=True, sinks=sinks, key_mask=mask))
+    mask = np.ones((b, sk), np.int32)
+    mask[1, :padded] = 0
+    got = compile_module(ctx, name, src, combines=combines)("f", qa, ka, va, sinks, mask)[0]
+    check(name, got, ref.attention(qa, ka, va, causal=True, sinks=sinks, key_mask=mask))
+
+
+def sinks_padding_mask(ctx, rng):
+    # GQA 8/2 over two sequences of 29 tokens, the second padded by 5.
+    sinks_and_padding(ctx, rng, "sinks_padding_mask", 2, 8, 2, 29, 29, 16, 5)
 
 
 def decode(ctx, rng, name, sk):
@@ -147,22 +150,9 @@ def decode_split_features(ctx, rng):
     # GQA 6/2, 2 query rows after 1098 cached keys (3 chunks, the last
     # partial), causal, sinks, the second sequence padded by 100 keys; then
     # ALiBi over 777 keys.
-    b, hq, hkv, sq, sk, d = 2, 6, 2, 2, 1100, 32
-    q, k = ty((b, hq, sq, d)), ty((b, hkv, sk, d))
-    src = f"""
-func.func @f(%q: {q}, %k: {k}, %v: {k}, %s: tensor<{hq}xf32>, %m: tensor<{b}x{sk}xi32>) -> {q} {{
-  %o = posenc.attention %q, %k, %v causal sinks(%s : tensor<{hq}xf32>)
-      key_mask(%m : tensor<{b}x{sk}xi32>) : {q}, {k}, {k} -> {q}
-  return %o : {q}
-}}"""
-    qa, ka, va = normal(rng, b, hq, sq, d), normal(rng, b, hkv, sk, d), normal(rng, b, hkv, sk, d)
-    sinks = (rng.standard_normal(hq) * 2).astype(np.float32)
-    mask = np.ones((b, sk), np.int32)
-    mask[1, :100] = 0
-    got = compile_module(ctx, "split_sinks", src, combines=1)("f", qa, ka, va, sinks, mask)[0]
-    check("decode_split_sinks_padding", got,
-          ref.attention(qa, ka, va, causal=True, sinks=sinks, key_mask=mask))
-    h, sk = 4, 777
+    sinks_and_padding(ctx, rng, "decode_split_sinks_padding", 2, 6, 2, 2, 1100, 32, 100,
+                      combines=1)
+    h, sk, d = 4, 777, 32
     q, k = ty((1, h, 1, d)), ty((1, h, sk, d))
     src = f"""
 func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
