@@ -254,10 +254,12 @@ func.func @f(%q: {q}, %k: {k}, %v: {k}) -> {q} {{
     RESULTS.record(ok, f"refused_dynamic  ({msg})")
 
 
-def random_cases(ctx, rng, count=10):
+def random_cases(ctx, rng, count=10, decodes=4):
     # Seeded random shapes, options, tiles and workgroup counts (1 to 5,
-    # fewer or more than the blocks), each against the reference.
-    for i in range(count):
+    # fewer or more than the blocks), each against the reference; the last
+    # `decodes` are decode steps of 1-3 query rows over 513-1700 keys (split
+    # into chunks: two dispatches).
+    for i in range(count + decodes):
         b, hkv, g = int(rng.integers(1, 3)), int(rng.integers(1, 4)), int(rng.integers(1, 5))
         hq, d = hkv * g, int(rng.choice([8, 16, 24, 40]))
         sq = int(rng.integers(1, 41))
@@ -266,6 +268,8 @@ def random_cases(ctx, rng, count=10):
         sinks, masked = bool(rng.integers(0, 2)), bool(rng.integers(0, 2))
         tq, tk = int(rng.choice([8, 16, 32])), int(rng.choice([8, 16, 32]))
         workgroups = int(rng.integers(1, 6))
+        if i >= count:
+            sq, sk = int(rng.integers(1, 4)), int(rng.integers(513, 1701))
         q, k = ty((b, hq, sq, d)), ty((b, hkv, sk, d))
         args, clauses, extra = [f"%q: {q}", f"%k: {k}", f"%v: {k}"], [], []
         if causal:
@@ -288,6 +292,8 @@ func.func @f({", ".join(args)}) -> {q} {{
         host = pk.convert(src, os.path.join(ctx.tmp, f"random{i}"), build=ctx.build,
                           workgroups=workgroups,
                           pipeline_options=f"attention-query-tile={tq} attention-key-tile={tk}")
+        if (i >= count) != ("_combine[" in host):
+            raise RuntimeError(f"random{i}: a combine dispatch {'missing' if i >= count else 'found'}")
         qa, ka, va = normal(rng, b, hq, sq, d), normal(rng, b, hkv, sk, d), normal(rng, b, hkv, sk, d)
         got = pi.Module(pi.compile_with_iree(host))("f", qa, ka, va, *extra)[0]
         kw = dict(causal=causal)
