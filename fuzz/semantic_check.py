@@ -87,6 +87,14 @@ MAX_OUTPUT_BYTES = 256 << 20
 # past the table is an out-of-bounds read, garbage that differs between
 # lowerings and from the raised op.
 INT_MAX = 8
+# Test functions (seeds) that read out of bounds by design, whatever the
+# inputs: near misses that raising must leave alone. Their outputs are
+# garbage that differs between lowerings: not compared.
+UNDEFINED_ENTRIES = {
+    # test/Raising/posenc-raise-rotary-interleaved.mlir: positions 5..8 of
+    # an 8-row table.
+    "arange_past_table",
+}
 
 
 def limit_memory():
@@ -264,7 +272,7 @@ def main():
             with open(path, "rb") as f:
                 data = f.read()[1:]  # the selector byte picks a pass, not IR
             entry = entry_of(data)
-            if entry is None:
+            if entry is None or entry in UNDEFINED_ENTRIES:
                 counts["skipped"] += 1
                 continue
             module = os.path.join(tmp, "module.mlir")
