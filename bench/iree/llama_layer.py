@@ -89,26 +89,23 @@ def build_model(shape, seed):
     return model, names
 
 
-class Layer:
+def layer_module(model, names):
     """forward(x, *weights) of the model: a torch.nn.Module for export."""
+    import torch
 
-    @staticmethod
-    def module(model, names):
-        import torch
+    class Layer(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = model
 
-        class Wrapper(torch.nn.Module):
-            def __init__(self):
-                super().__init__()
-                self.model = model
+        def forward(self, x, *params):
+            mask = torch.ones(x.shape[:2], dtype=torch.int64)
+            out = torch.func.functional_call(
+                self.model, dict(zip(names, params)), (),
+                {"inputs_embeds": x, "attention_mask": mask, "use_cache": False})
+            return out[0]
 
-            def forward(self, x, *params):
-                mask = torch.ones(x.shape[:2], dtype=torch.int64)
-                out = torch.func.functional_call(
-                    self.model, dict(zip(names, params)), (),
-                    {"inputs_embeds": x, "attention_mask": mask, "use_cache": False})
-                return out[0]
-
-        return Wrapper().eval()
+    return Layer().eval()
 
 
 def export_input_ir(wrapper, args, out):
@@ -166,10 +163,10 @@ def main():
     params = dict(model.named_parameters())
     weights = [params[n].detach().contiguous() for n in names]
     x = torch.randn((1, seq, shape["hidden_size"]), generator=torch.Generator().manual_seed(a.seed))
-    wrapper = Layer.module(model, names)
+    wrapper = layer_module(model, names)
 
     with torch.no_grad():
-        want = Layer.module(model.double(), names)(x.double(), *[w.double() for w in weights])
+        want = layer_module(model.double(), names)(x.double(), *[w.double() for w in weights])
         want = want.numpy()
         model.float()
     scale = float(np.max(np.abs(want)))
@@ -195,7 +192,6 @@ def main():
 
     inputs = [x.numpy()] + [w.numpy() for w in weights]
     with tempfile.TemporaryDirectory() as tmp:
-        tmp = os.environ.get("LAYER_TMP", tmp)
         input_path = export_input_ir(wrapper, [x] + weights, tmp)
         with open(input_path) as f:
             input_ir = f.read()
